@@ -1,0 +1,27 @@
+"""The rules of Accordion as pure Python: no Django, no I/O. Everything else calls this package."""
+
+from .cards import DECK, RANKS, SUITS, cards_match, validate_deal
+from .deals import daily_deal, deal_from_code, format_deal_code, new_deal_code, normalize_deal_code
+from .position import IllegalMove, Move, Position, apply_move, legal_moves, replay
+from .scoring import GOOD_GAME_PILES, score
+
+__all__ = [
+    "DECK",
+    "GOOD_GAME_PILES",
+    "RANKS",
+    "SUITS",
+    "IllegalMove",
+    "Move",
+    "Position",
+    "apply_move",
+    "cards_match",
+    "daily_deal",
+    "deal_from_code",
+    "format_deal_code",
+    "legal_moves",
+    "new_deal_code",
+    "normalize_deal_code",
+    "replay",
+    "score",
+    "validate_deal",
+]

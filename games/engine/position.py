@@ -1,0 +1,134 @@
+"""Positions (immutable), moves and the rules that connect them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .cards import CARD_INDEX, MATCH, cards_match, validate_deal
+
+Move = tuple[int, int]
+
+# Indices beyond this are rejected before any arithmetic, so junk like 10**100 costs nothing.
+_MAX_INDEX = 51
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow. `index` is its place in a submitted list (0-based, or
+    None for a single move) and `reason` says why, in words a player understands."""
+
+    def __init__(self, move: object, reason: str, index: int | None = None) -> None:
+        self.move = move
+        self.reason = reason
+        self.index = index
+        where = f"move {index + 1} " if index is not None else "move "
+        super().__init__(f"{where}{move!r}: {reason}")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A row of piles, left to right; each pile is listed bottom to top."""
+
+    piles_cards: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def from_deal(cls, deal: Sequence[str]) -> Position:
+        return cls(tuple((card,) for card in validate_deal(deal)))
+
+    @property
+    def piles(self) -> int:
+        """How many piles are on the row."""
+        return len(self.piles_cards)
+
+    @cached_property
+    def tops(self) -> tuple[str, ...]:
+        """The top card of each pile, left to right."""
+        return tuple(pile[-1] for pile in self.piles_cards)
+
+    @property
+    def won(self) -> bool:
+        return len(self.piles_cards) == 1
+
+
+def _check_move_shape(move: object, piles: int, index: int | None) -> Move:
+    """Return (from, to) as ints, or raise IllegalMove for junk, out-of-range or wrong-distance moves."""
+    if not isinstance(move, (list, tuple)) or len(move) != 2:
+        raise IllegalMove(move, "a move is a pair [from, to]", index)
+    source, target = move
+    # type() rather than isinstance(): True and False are ints to isinstance.
+    if type(source) is not int or type(target) is not int:
+        raise IllegalMove(move, "positions must be whole numbers", index)
+    if not 0 <= source < piles or not 0 <= target < piles or source > _MAX_INDEX:
+        raise IllegalMove(move, f"position out of range: the row has {piles} piles (0 to {piles - 1})", index)
+    if target != source - 1 and target != source - 3:
+        raise IllegalMove(move, "a pile moves onto the pile 1 or 3 places to its left", index)
+    return source, target
+
+
+def _mismatch(move: object, tops: Sequence[str], source: int, target: int, index: int | None) -> IllegalMove:
+    return IllegalMove(
+        move, f"cards do not match: {tops[source]} onto {tops[target]} share neither suit nor rank", index
+    )
+
+
+def apply_move(position: Position, move: Sequence[int]) -> Position:
+    """Return the position after `move`; `position` is unchanged. Raise IllegalMove if not allowed."""
+    piles = position.piles_cards
+    source, target = _check_move_shape(move, len(piles), None)
+    if not cards_match(piles[source][-1], piles[target][-1]):
+        raise _mismatch(move, position.tops, source, target, None)
+    merged = piles[target] + piles[source]
+    return Position(piles[:target] + (merged,) + piles[target + 1 : source] + piles[source + 1 :])
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move, ordered by source pile then by distance (1 before 3)."""
+    codes = [CARD_INDEX[card] for card in position.tops]
+    moves: list[Move] = []
+    for source in range(1, len(codes)):
+        row = codes[source] * 52
+        if MATCH[row + codes[source - 1]]:
+            moves.append((source, source - 1))
+        if source >= 3 and MATCH[row + codes[source - 3]]:
+            moves.append((source, source - 3))
+    return moves
+
+
+def replay(deal: Sequence[str], moves: Sequence[Sequence[int]]) -> Position:
+    """Play `moves` from the deal and return the final position.
+
+    Raise IllegalMove (with `index`, the 0-based place of the first bad move) or ValueError for a
+    bad deal. This is the server's referee, so it is written for speed: it works on card codes and
+    lists, and builds the immutable Position once at the end.
+    """
+    validate_deal(deal)
+    if not isinstance(moves, (list, tuple)):
+        raise IllegalMove(moves, "the moves must be a list of [from, to] pairs", 0)
+    if len(moves) > 51:
+        raise IllegalMove(moves[51], "a game has at most 51 moves", 51)
+    codes = [CARD_INDEX[card] for card in deal]
+    piles: list[list[str]] = [[card] for card in deal]
+    match = MATCH
+    for index, move in enumerate(moves):
+        if type(move) is list or type(move) is tuple:
+            if len(move) == 2:
+                source, target = move
+                if (
+                    type(source) is int
+                    and type(target) is int
+                    and 0 <= target < source < len(codes)
+                    and (source - target == 1 or source - target == 3)
+                ):
+                    if match[codes[source] * 52 + codes[target]]:
+                        codes[target] = codes[source]
+                        del codes[source]
+                        piles[target].extend(piles[source])
+                        del piles[source]
+                        continue
+                    tops = [pile[-1] for pile in piles]
+                    raise _mismatch(move, tops, source, target, index)
+        # Slow path for the error message only.
+        _check_move_shape(move, len(codes), index)
+        raise AssertionError("unreachable: a well-formed legal move was rejected")  # pragma: no cover
+    return Position(tuple(tuple(pile) for pile in piles))
