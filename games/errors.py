@@ -1,0 +1,38 @@
+"""Errors raised by game services, each with a stable machine-readable `code` for clients."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A request the rules or the game's state refuse. `message` is for people, `code` for programs."""
+
+    code = "invalid"
+    status = 400
+
+    def __init__(self, message: str, *, index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+    status = 404
+
+
+class NotYourGame(GameError):
+    code = "not_your_game"
+    status = 403
+
+
+class GameFinished(GameError):
+    code = "game_finished"
+    status = 409
+
+
+class IllegalMoveError(GameError):
+    code = "illegal_move"
+
+
+class NothingToUndo(GameError):
+    code = "nothing_to_undo"

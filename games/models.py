@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Player
+
+
+class Deal(models.Model):
+    """A deal: 52 cards, named either by a UTC date (the daily deal) or by a deal code."""
+
+    cards = models.JSONField(help_text="52 cards, position 0 first, e.g. 'TD'.")
+    daily_date = models.DateField(null=True, blank=True, unique=True)
+    code = models.CharField(max_length=9, null=True, blank=True, unique=True, help_text="Display form.")
+    solution = models.JSONField(
+        null=True, blank=True, help_text="A winning line found by the solver; never sent before the deal's day is over."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(daily_date__isnull=False) | Q(code__isnull=False), name="deal_is_named")
+        ]
+
+    def __str__(self) -> str:
+        return f"daily {self.daily_date}" if self.daily_date else f"code {self.code}"
+
+
+class Game(models.Model):
+    class Mode(models.TextChoices):
+        DAILY = "daily"
+        NEW = "new"
+        CODE = "code"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    ranked = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    started_at = models.DateTimeField(help_text="When the server handed the deal out; the clock starts here.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    moves = models.JSONField(default=list, help_text="The current move line, [[from, to], ...].")
+    piles = models.PositiveSmallIntegerField(default=52)
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every accepted event.")
+    score = models.PositiveIntegerField(null=True, blank=True)
+    seconds = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # A player has one ranked attempt per daily deal, whatever races happen between requests.
+            models.UniqueConstraint(fields=["player", "deal"], condition=Q(ranked=True), name="one_ranked_per_deal"),
+        ]
+        indexes = [
+            models.Index(fields=["deal", "ranked", "status", "-score"], name="game_leaderboard_idx"),
+            models.Index(fields=["player", "deal", "status"], name="game_player_deal_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.mode}, {self.status})"
+
+    @property
+    def won(self) -> bool:
+        return self.status == self.Status.FINISHED and self.piles == 1

@@ -1,0 +1,79 @@
+"""Typed messages at the socket edge: what a client may send, and what the server answers.
+
+The consumer turns raw text into one of these (or a ProtocolError with a reason) before any service
+runs, so the services never see junk from the wire.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+# A move message is about 40 bytes; anything near this is junk or abuse.
+MAX_MESSAGE_BYTES = 1024
+
+
+class ProtocolError(ValueError):
+    def __init__(self, reason: str, *, n: int | None = None, code: str = "bad_message") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.n = n
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    n: int
+    move: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class UndoMessage:
+    n: int
+
+
+ClientMessage = MoveMessage | UndoMessage
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return type(value) is int  # bool is not a move index or a sequence number
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Parse one text frame from a player's socket; raise ProtocolError saying what is wrong."""
+    if text is None:
+        raise ProtocolError("send JSON text frames, not binary")
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: {len(text)} characters, at most {MAX_MESSAGE_BYTES}", code="too_large")
+    try:
+        content: Any = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed JSON") from None
+    if not isinstance(content, dict):
+        raise ProtocolError("a message is a JSON object with a type field 't'")
+    n = content.get("n")
+    if not _is_int(n) or not 0 <= n < 2**31:
+        raise ProtocolError("'n' must be a whole number (the message's sequence number)")
+    kind = content.get("t")
+    if kind == "move":
+        move = content.get("move")
+        if not isinstance(move, list) or len(move) != 2 or not all(_is_int(index) for index in move):
+            raise ProtocolError("'move' must be [from, to], two whole numbers", n=n, code="illegal_move")
+        return MoveMessage(n=n, move=(move[0], move[1]))
+    if kind == "undo":
+        return UndoMessage(n=n)
+    raise ProtocolError(f"unknown message type {kind!r}: use 'move' or 'undo'", n=n, code="unknown_type")
+
+
+def ack(*, n: int, version: int, piles: int, status: str, result: dict[str, Any] | None) -> dict[str, Any]:
+    return {"t": "ack", "n": n, "v": version, "piles": piles, "status": status, "result": result}
+
+
+def reject(*, n: int | None, error: str, code: str) -> dict[str, Any]:
+    return {"t": "reject", "n": n, "error": error, "code": code}
+
+
+def changed(*, version: int, piles: int) -> dict[str, Any]:
+    """Told to every socket on a game after an accepted change; clients behind `v` reload the game."""
+    return {"t": "changed", "v": version, "piles": piles}

@@ -1,0 +1,140 @@
+"""Every write to deals and games. Views and consumers call these; the rules come from games.engine."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from accounts.models import Player
+
+from . import engine
+from .errors import GameError, GameFinished, IllegalMoveError, NothingToUndo, NotYourGame
+from .models import Deal, Game
+from .selectors import game_get
+
+logger = logging.getLogger(__name__)
+
+
+def deal_for_date(*, date: datetime.date) -> Deal:
+    """The stored daily deal of a UTC date, derived and stored on first use."""
+    deal, _ = Deal.objects.get_or_create(daily_date=date, defaults={"cards": engine.daily_deal(date)})
+    return deal
+
+
+def deal_for_code(*, code: str) -> Deal:
+    """The stored deal a code names; raise GameError for text that is not a deal code."""
+    try:
+        display_code = engine.format_deal_code(code)
+    except ValueError as error:
+        raise GameError(str(error)) from error
+    deal, _ = Deal.objects.get_or_create(code=display_code, defaults={"cards": engine.deal_from_code(display_code)})
+    return deal
+
+
+@transaction.atomic
+def game_start(*, player: Player, mode: str, code: str | None = None, now: datetime.datetime) -> tuple[Game, bool]:
+    """Hand a deal out and start its clock. Return (game, created).
+
+    Daily: resume the player's unfinished game on today's deal with its original clock; otherwise the
+    first daily game of the date is ranked and later ones are practice.
+    """
+    # Serialise a player's starts so that two tabs cannot both take the ranked daily attempt.
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    if mode == Game.Mode.DAILY:
+        deal = deal_for_date(date=now.date())
+        games = Game.objects.filter(player=player, deal=deal)
+        unfinished = games.filter(status=Game.Status.PLAYING).order_by("-started_at").first()
+        if unfinished is not None:
+            return unfinished, False
+        ranked = not games.filter(ranked=True).exists()
+    elif mode == Game.Mode.NEW:
+        deal = deal_for_code(code=engine.new_deal_code())
+        ranked = False
+    elif mode == Game.Mode.CODE:
+        if not code:
+            raise GameError("a deal code is needed to play a code, such as 'K7QD-M2XP'")
+        deal = deal_for_code(code=code)
+        ranked = False
+    else:
+        raise GameError(f"unknown mode {mode!r}: use daily, new or code")
+    game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, started_at=now)
+    logger.info("game %s started: player=%s mode=%s ranked=%s", game.pk, player.pk, mode, ranked)
+    return game, True
+
+
+def _lock_own_game(*, game_id: int, player: Player) -> Game:
+    game_get(game_id=game_id)  # GameNotFound before taking any lock
+    game = Game.objects.select_for_update().select_related("deal").get(pk=game_id)
+    if game.player_id != player.pk:
+        raise NotYourGame(f"game {game_id} belongs to another player")
+    return game
+
+
+def _lock_own_playing_game(*, game_id: int, player: Player) -> Game:
+    game = _lock_own_game(game_id=game_id, player=player)
+    if game.status != Game.Status.PLAYING:
+        raise GameFinished(f"game {game_id} is finished and cannot change")
+    return game
+
+
+def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
+    try:
+        return engine.replay(game.deal.cards, moves)  # type: ignore[arg-type]
+    except engine.IllegalMove as error:
+        raise IllegalMoveError(str(error), index=error.index) from error
+
+
+def _record_finish(game: Game, *, piles: int, now: datetime.datetime) -> None:
+    seconds = max(0, int((now - game.started_at).total_seconds()))
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.piles = piles
+    game.seconds = seconds
+    game.score = engine.score(piles, seconds)
+    logger.info("game %s finished: piles=%s seconds=%s score=%s", game.pk, piles, seconds, game.score)
+
+
+@transaction.atomic
+def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime) -> Game:
+    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game."""
+    game = _lock_own_playing_game(game_id=game_id, player=player)
+    line = [*game.moves, move]
+    position = _replay(game, line)
+    game.moves = [list(step) for step in line]
+    game.piles = position.piles
+    game.version += 1
+    if position.won:
+        _record_finish(game, piles=position.piles, now=now)
+    game.save()
+    return game
+
+
+@transaction.atomic
+def game_undo(*, game_id: int, player: Player) -> Game:
+    """Take the last move back."""
+    game = _lock_own_playing_game(game_id=game_id, player=player)
+    if not game.moves:
+        raise NothingToUndo("there is no move to undo")
+    game.moves = game.moves[:-1]
+    game.piles += 1
+    game.version += 1
+    game.save(update_fields=["moves", "piles", "version"])
+    return game
+
+
+@transaction.atomic
+def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: datetime.datetime) -> Game:
+    """Replay `moves` from the deal and store the verified result; the client's own score, time or
+    pile count is never read. A game already finished answers with its stored result unchanged."""
+    game = _lock_own_game(game_id=game_id, player=player)
+    if game.status == Game.Status.FINISHED:
+        return game
+    position = _replay(game, moves)
+    game.moves = [list(step) for step in moves]  # type: ignore[call-overload]
+    game.version += 1
+    _record_finish(game, piles=position.piles, now=now)
+    game.save()
+    return game

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("games", api.GameStartApi.as_view(), name="api-games-start"),
+    path("games/<int:game_id>", api.GameDetailApi.as_view(), name="api-games-detail"),
+    path("games/<int:game_id>/finish", api.GameFinishApi.as_view(), name="api-games-finish"),
+]

@@ -1,0 +1,87 @@
+"""Fixtures shared by every test folder: players, signed-in clients, deals with known lines, and the
+rule that under CI the real PostgreSQL and Redis must be there (a missing service fails, never skips)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import Player
+from accounts.selectors import SESSION_PLAYER_KEY
+
+VECTORS = Path(__file__).parent / "vectors"
+UNDER_CI = bool(os.environ.get("CI"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if UNDER_CI:
+        missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+        if missing:
+            raise pytest.UsageError(f"CI runs against the real services: set {', '.join(missing)}")
+
+
+def need_service(reason: str) -> None:
+    """Fail under CI, skip elsewhere: a developer without Redis can still run the rest."""
+    if UNDER_CI:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        need_service("REDIS_URL is not set")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).ping()
+    except redis.RedisError as error:
+        need_service(f"Redis at {url} does not answer: {error}")
+    return url
+
+
+@pytest.fixture(scope="session")
+def winning_game() -> dict[str, Any]:
+    """A deal code, its deal and a 51-move winning line (tests/vectors/winning_game.json)."""
+    return json.loads((VECTORS / "winning_game.json").read_text())
+
+
+@pytest.fixture
+def today() -> datetime.date:
+    return datetime.datetime.now(datetime.UTC).date()
+
+
+def player_client(player: Player) -> Client:
+    client = Client()
+    session = client.session
+    session[SESSION_PLAYER_KEY] = player.pk
+    session.save()
+    return client
+
+
+@pytest.fixture
+def player(db: None) -> Player:
+    return Player.objects.create(nickname="Ada")
+
+
+@pytest.fixture
+def other_player(db: None) -> Player:
+    return Player.objects.create(nickname="Grace")
+
+
+@pytest.fixture
+def client(player: Player) -> Client:
+    """A browser session belonging to `player`."""
+    return player_client(player)
+
+
+@pytest.fixture
+def other_client(other_player: Player) -> Client:
+    return player_client(other_player)

@@ -1,0 +1,28 @@
+"""Helpers for socket tests: a communicator that arrives with a player's session cookie."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from accordion_site.asgi import application
+from accounts.models import Player
+from accounts.selectors import SESSION_PLAYER_KEY
+
+ALLOWED_ORIGIN = b"http://127.0.0.1:8000"
+
+
+@database_sync_to_async
+def session_cookie_for(player: Player | None) -> bytes:
+    session = SessionStore()
+    if player is not None:
+        session[SESSION_PLAYER_KEY] = player.pk
+    session.create()
+    return f"sessionid={session.session_key}".encode()
+
+
+async def game_socket(game_id: int, player: Player | None, *, origin: bytes = ALLOWED_ORIGIN) -> WebsocketCommunicator:
+    """An unconnected communicator for /ws/games/<id>/ carrying `player`'s session."""
+    headers = [(b"origin", origin), (b"cookie", await session_cookie_for(player))]
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)

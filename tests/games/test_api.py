@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import engine
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client: Client, path: str, body: object) -> tuple[int, dict]:
+    response = client.post(path, data=json.dumps(body), content_type="application/json")
+    return response.status_code, response.json()
+
+
+def start(client: Client, **body: object) -> dict:
+    status, game = post(client, "/api/games", body)
+    assert status in (200, 201), game
+    return game
+
+
+def test_a_visitor_starts_the_daily_deal_as_a_guest_and_gets_the_game():
+    visitor = Client()
+    status, game = post(visitor, "/api/games", {"mode": "daily"})
+    assert status == 201
+    assert game["mode"] == "daily" and game["ranked"] is True
+    assert game["deal"] == engine.daily_deal(timezone.now().date())
+    assert game["piles"] == 52 and game["moves"] == [] and game["status"] == "playing"
+    assert game["ws"] == f"/ws/games/{game['id']}/" and game["result"] is None
+
+
+def test_reopening_the_daily_resumes_the_same_game(client):
+    first = start(client, mode="daily")
+    status, again = post(client, "/api/games", {"mode": "daily"})
+    assert status == 200 and again["id"] == first["id"] and again["started_at"] == first["started_at"]
+
+
+def test_a_new_game_shows_its_deal_code_and_the_code_deals_the_same_cards(client, other_client):
+    mine = start(client, mode="new")
+    theirs = start(other_client, mode="code", code=mine["deal_code"])
+    assert theirs["deal"] == mine["deal"] and len(mine["deal_code"]) == 9
+
+
+def test_the_owner_reads_their_game_in_progress(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    response = client.get(f"/api/games/{game['id']}")
+    assert response.status_code == 200 and response.json()["deal"] == winning_game["deal"]
+
+
+def test_someone_else_cannot_read_a_game_in_progress(client, other_client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    response = other_client.get(f"/api/games/{game['id']}")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_anyone_can_read_a_finished_game_that_is_not_todays_daily_as_a_replay(client, other_client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    post(client, f"/api/games/{game['id']}/finish", {"moves": winning_game["moves"]})
+    replay = other_client.get(f"/api/games/{game['id']}").json()
+    assert replay["moves"] == winning_game["moves"] and replay["result"]["won"] is True
+
+
+def test_todays_finished_daily_stays_hidden_until_the_reader_has_finished_theirs(client, other_client):
+    game = start(client, mode="daily")
+    post(client, f"/api/games/{game['id']}/finish", {"moves": []})
+    assert other_client.get(f"/api/games/{game['id']}").status_code == 404
+    theirs = start(other_client, mode="daily")
+    post(other_client, f"/api/games/{theirs['id']}/finish", {"moves": []})
+    assert other_client.get(f"/api/games/{game['id']}").status_code == 200
+
+
+def test_finish_returns_the_verified_result_and_ignores_a_claimed_score(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, finished = post(
+        client,
+        f"/api/games/{game['id']}/finish",
+        {"moves": winning_game["moves"], "score": 999999, "seconds": 0, "piles": 1},
+    )
+    assert status == 200 and finished["status"] == "finished"
+    result = finished["result"]
+    assert result["won"] is True and result["piles"] == 1 and result["rank"] is None
+    assert result["score"] == engine.score(1, result["seconds"]) and result["score"] <= 2210
+
+
+def test_a_ranked_daily_finish_reports_the_players_rank(client, other_client):
+    mine = start(client, mode="daily")
+    theirs = start(other_client, mode="daily")
+    _, mine = post(client, f"/api/games/{mine['id']}/finish", {"moves": []})
+    deal = theirs["deal"]
+    one_move = next([s, s - 1] for s in range(1, 52) if engine.cards_match(deal[s], deal[s - 1]))
+    _, theirs = post(other_client, f"/api/games/{theirs['id']}/finish", {"moves": [one_move]})
+    assert theirs["result"]["rank"] == 1 and theirs["result"]["score"] == 10
+    assert client.get(f"/api/games/{mine['id']}").json()["result"]["rank"] == 2
+
+
+def test_finish_with_an_illegal_move_is_a_400_naming_it(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    line = [*winning_game["moves"][:2], [1, 3]]
+    status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": line})
+    assert status == 400 and error["code"] == "illegal_move" and error["index"] == 2
+    assert "move 3" in error["error"] and "left" in error["error"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"moves": "1,0"}, {"moves": [[True, 0]]}, {"moves": [[1.0, 0.0]]}, {"moves": [[10**30, 0]]}, {"moves": [None]}],
+)
+def test_finish_with_junk_moves_is_a_clear_400(client, winning_game, body):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, error = post(client, f"/api/games/{game['id']}/finish", body)
+    assert status == 400 and error["error"]
+    assert Game.objects.get(pk=game["id"]).status == "playing"
+
+
+def test_finish_with_more_than_51_moves_is_refused(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": [[1, 0]] * 52})
+    assert status == 400 and "51" in error["error"]
+
+
+def test_finishing_someone_elses_game_is_forbidden(client, other_client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, error = post(other_client, f"/api/games/{game['id']}/finish", {"moves": []})
+    assert status == 403 and error["code"] == "not_your_game"
+    assert Game.objects.get(pk=game["id"]).status == "playing"
+
+
+def test_a_game_that_does_not_exist_is_a_404(client):
+    response = client.get("/api/games/987654")
+    assert response.status_code == 404 and "987654" in response.json()["error"]
+
+
+def test_malformed_json_is_a_400_with_a_message(client):
+    response = client.post("/api/games", data="{mode: daily", content_type="application/json")
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+
+
+def test_an_unknown_mode_is_a_400_naming_the_field(client):
+    status, error = post(client, "/api/games", {"mode": "speedrun"})
+    assert status == 400 and error["error"].startswith("mode:")
+
+
+def test_a_huge_body_is_refused_with_413(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": [[1, 0]] * 20000})
+    assert status == 413 and error["code"] == "too_large"
+
+
+def test_a_post_without_the_csrf_token_is_refused(player):
+    browser = Client(enforce_csrf_checks=True)
+    response = browser.post("/api/games", data=json.dumps({"mode": "daily"}), content_type="application/json")
+    assert response.status_code == 403 and "CSRF" in response.json()["error"]
+    assert not Game.objects.exists()
+
+
+def test_the_server_clock_times_the_game(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    Game.objects.filter(pk=game["id"]).update(started_at=timezone.now() - datetime.timedelta(seconds=200))
+    _, finished = post(client, f"/api/games/{game['id']}/finish", {"moves": winning_game["moves"]})
+    assert 200 <= finished["result"]["seconds"] <= 202
+
+
+def test_the_openapi_schema_describes_the_games_endpoints(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    schema = json.loads(response.content)
+    assert schema["openapi"].startswith("3.")
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/finish"} <= set(schema["paths"])
+
+
+def test_the_api_docs_page_is_served_without_a_cdn(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    assert b"swagger-ui" in response.content and b"cdn" not in response.content.lower()

@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import override_settings
+from django.utils import timezone
+
+from games import engine
+from games.models import Game
+from games.services import game_finish, game_start
+
+from .sockets import game_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+async def code_game(player, winning_game) -> Game:
+    game, _ = await sync_to_async(game_start)(
+        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+    return game
+
+
+async def connected(game: Game, player) -> object:
+    socket = await game_socket(game.pk, player)
+    accepted, _ = await socket.connect()
+    assert accepted
+    return socket
+
+
+async def stored(game: Game) -> Game:
+    return await Game.objects.aget(pk=game.pk)
+
+
+async def test_a_legal_move_is_stored_then_acknowledged_with_the_new_version(code_game, player, winning_game):
+    socket = await connected(code_game, player)
+    await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
+    answer = await socket.receive_json_from()
+    assert answer == {"t": "ack", "n": 1, "v": 1, "piles": 51, "status": "playing", "result": None}
+    assert (await stored(code_game)).moves == [winning_game["moves"][0]]
+    await socket.disconnect()
+
+
+async def test_undo_is_acknowledged_and_stored(code_game, player, winning_game):
+    socket = await connected(code_game, player)
+    await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
+    await socket.receive_json_from()
+    await socket.receive_json_from()  # the "changed" event every socket on the game hears
+    await socket.send_json_to({"t": "undo", "n": 2})
+    answer = await socket.receive_json_from()
+    assert answer["t"] == "ack" and answer["n"] == 2 and answer["v"] == 2 and answer["piles"] == 52
+    assert (await stored(code_game)).moves == []
+    await socket.disconnect()
+
+
+async def test_an_illegal_move_is_rejected_with_the_reason_and_the_socket_stays_open(code_game, player, winning_game):
+    socket = await connected(code_game, player)
+    deal = winning_game["deal"]
+    bad = next([s, s - 1] for s in range(1, 52) if not engine.cards_match(deal[s], deal[s - 1]))
+    await socket.send_json_to({"t": "move", "move": bad, "n": 1})
+    answer = await socket.receive_json_from()
+    assert answer["t"] == "reject" and answer["n"] == 1 and answer["code"] == "illegal_move"
+    assert "do not match" in answer["error"]
+    await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 2})
+    assert (await socket.receive_json_from())["t"] == "ack"
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "expected_code"),
+    [
+        ("{not json", "bad_message"),
+        ("[1, 0]", "bad_message"),
+        (json.dumps({"t": "teleport", "n": 1}), "unknown_type"),
+        (json.dumps({"t": "move", "move": [1, 0]}), "bad_message"),
+        (json.dumps({"t": "move", "move": [True, False], "n": 1}), "illegal_move"),
+        (json.dumps({"t": "move", "move": "1,0", "n": 1}), "illegal_move"),
+        (json.dumps({"t": "move", "move": [10**40, 0], "n": 1}), "illegal_move"),
+        (json.dumps({"t": "move", "move": [-1, -2], "n": 1}), "illegal_move"),
+        (json.dumps({"t": "move", "move": [1, 0], "n": 1, "pad": "x" * 5000}), "too_large"),
+        (json.dumps({"t": "undo", "n": 1}), "nothing_to_undo"),
+    ],
+)
+async def test_bad_messages_get_a_reject_and_change_nothing(code_game, player, frame, expected_code):
+    socket = await connected(code_game, player)
+    await socket.send_to(text_data=frame)
+    answer = await socket.receive_json_from()
+    assert answer["t"] == "reject" and answer["code"] == expected_code and answer["error"]
+    assert (await stored(code_game)).version == 0
+    await socket.send_json_to({"t": "undo", "n": 9})  # still answering
+    assert (await socket.receive_json_from())["n"] == 9
+    await socket.disconnect()
+
+
+async def test_a_binary_frame_is_rejected(code_game, player):
+    socket = await connected(code_game, player)
+    await socket.send_to(bytes_data=b"\x00\x01")
+    assert (await socket.receive_json_from())["t"] == "reject"
+    await socket.disconnect()
+
+
+async def test_the_winning_move_finishes_the_game_on_the_server(code_game, player, winning_game):
+    socket = await connected(code_game, player)
+    for n, move in enumerate(winning_game["moves"], start=1):
+        await socket.send_json_to({"t": "move", "move": move, "n": n})
+        answer = await socket.receive_json_from()
+        assert answer["t"] == "ack", answer
+        await socket.receive_json_from()  # "changed"
+    assert answer["status"] == "finished" and answer["result"]["won"] is True
+    game = await stored(code_game)
+    assert game.status == "finished" and game.score == answer["result"]["score"]
+    await socket.send_json_to({"t": "undo", "n": 99})
+    assert (await socket.receive_json_from())["code"] == "game_finished"
+    await socket.disconnect()
+
+
+async def test_a_rest_finish_with_the_socket_line_agrees_with_the_socket(code_game, player, winning_game):
+    socket = await connected(code_game, player)
+    for n, move in enumerate(winning_game["moves"][:20], start=1):
+        await socket.send_json_to({"t": "move", "move": move, "n": n})
+        await socket.receive_json_from()
+        await socket.receive_json_from()
+    await socket.disconnect()
+    later = timezone.now() + datetime.timedelta(seconds=1)
+    game = await sync_to_async(game_finish)(
+        game_id=code_game.pk, player=player, moves=winning_game["moves"][:20], now=later
+    )
+    assert game.piles == 32 and game.score == 200
+
+
+async def test_another_players_socket_is_closed_with_4403(code_game, other_player):
+    socket = await game_socket(code_game.pk, other_player)
+    accepted, close_code = await socket.connect()
+    assert not accepted and close_code == 4403
+
+
+async def test_a_visitor_without_a_session_cannot_connect(code_game):
+    socket = await game_socket(code_game.pk, None)
+    accepted, close_code = await socket.connect()
+    assert not accepted and close_code == 4403
+
+
+async def test_a_socket_for_a_missing_game_is_closed_with_4404(player):
+    socket = await game_socket(424242, player)
+    accepted, close_code = await socket.connect()
+    assert not accepted and close_code == 4404
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused(code_game, player):
+    socket = await game_socket(code_game.pk, player, origin=b"https://evil.example")
+    accepted, _ = await socket.connect()
+    assert not accepted
+
+
+async def test_the_players_other_tab_hears_that_the_game_changed(code_game, player, winning_game):
+    first_tab = await connected(code_game, player)
+    second_tab = await connected(code_game, player)
+    await first_tab.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
+    assert (await first_tab.receive_json_from())["t"] == "ack"
+    assert await second_tab.receive_json_from() == {"t": "changed", "v": 1, "piles": 51}
+    await first_tab.disconnect()
+    await second_tab.disconnect()
+
+
+async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
+    code_game, player, winning_game, redis_url
+):
+    """redis-py 8's socket_timeout once killed consumers that heard nothing for ~5 s (DESIGN.md)."""
+    layers = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-idle"},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=layers):
+        listener = await connected(code_game, player)
+        player_tab = await connected(code_game, player)
+        assert await listener.receive_nothing(timeout=6.5)
+        await player_tab.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
+        assert (await player_tab.receive_json_from(timeout=5))["t"] == "ack"
+        assert (await listener.receive_json_from(timeout=5))["t"] == "changed"
+        await listener.disconnect()
+        await player_tab.disconnect()

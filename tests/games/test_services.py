@@ -1,0 +1,173 @@
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from accounts.models import Player
+from games import engine
+from games.errors import GameError, GameFinished, IllegalMoveError, NothingToUndo, NotYourGame
+from games.models import Game
+from games.services import game_finish, game_move, game_start, game_undo
+
+NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
+
+pytestmark = pytest.mark.django_db
+
+
+def start_code_game(player: Player, code: str, now: datetime.datetime = NOON) -> Game:
+    game, _ = game_start(player=player, mode="code", code=code, now=now)
+    return game
+
+
+def test_the_first_daily_game_of_a_date_is_ranked_and_deals_the_day(player):
+    game, created = game_start(player=player, mode="daily", now=NOON)
+    assert created and game.ranked
+    assert game.deal.cards == engine.daily_deal(NOON.date())
+    assert game.started_at == NOON
+
+
+def test_starting_the_daily_again_resumes_the_attempt_with_its_original_clock(player):
+    first, _ = game_start(player=player, mode="daily", now=NOON)
+    again, created = game_start(player=player, mode="daily", now=NOON + datetime.timedelta(minutes=5))
+    assert not created
+    assert again.pk == first.pk and again.started_at == NOON
+
+
+def test_a_daily_game_after_the_ranked_attempt_is_finished_is_practice(player):
+    ranked, _ = game_start(player=player, mode="daily", now=NOON)
+    game_finish(game_id=ranked.pk, player=player, moves=[], now=NOON + datetime.timedelta(seconds=30))
+    practice, created = game_start(player=player, mode="daily", now=NOON + datetime.timedelta(minutes=1))
+    assert created and not practice.ranked
+    assert practice.deal_id == ranked.deal_id
+
+
+def test_two_players_get_the_same_daily_deal(player, other_player):
+    mine, _ = game_start(player=player, mode="daily", now=NOON)
+    theirs, _ = game_start(player=other_player, mode="daily", now=NOON)
+    assert mine.deal_id == theirs.deal_id and mine.pk != theirs.pk and theirs.ranked
+
+
+def test_a_new_game_gets_a_fresh_deal_with_a_code_a_friend_can_play(player, other_player):
+    mine, _ = game_start(player=player, mode="new", now=NOON)
+    assert not mine.ranked
+    friends = start_code_game(other_player, mine.deal.code.lower())
+    assert friends.deal_id == mine.deal_id
+    assert friends.deal.cards == engine.deal_from_code(mine.deal.code)
+
+
+@pytest.mark.parametrize("code", ["", "nope", "0000-0000", "2222-22222"])
+def test_a_bad_deal_code_is_refused_with_a_reason(player, code):
+    with pytest.raises(GameError) as caught:
+        start_code_game(player, code)
+    assert "code" in caught.value.message
+
+
+def test_an_unknown_mode_is_refused(player):
+    with pytest.raises(GameError, match="unknown mode"):
+        game_start(player=player, mode="speedrun", now=NOON)
+
+
+def test_a_legal_move_is_stored_and_bumps_the_version(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    first_move = winning_game["moves"][0]
+    game = game_move(game_id=game.pk, player=player, move=first_move, now=NOON)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.moves == [first_move] and stored.piles == 51 and stored.version == 1
+
+
+def test_an_illegal_move_is_refused_naming_the_cards_and_nothing_is_stored(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    deal = winning_game["deal"]
+    bad = next(
+        [source, source - 1] for source in range(1, 52) if not engine.cards_match(deal[source], deal[source - 1])
+    )
+    with pytest.raises(IllegalMoveError) as caught:
+        game_move(game_id=game.pk, player=player, move=bad, now=NOON)
+    assert deal[bad[0]] in caught.value.message and "do not match" in caught.value.message
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.moves == [] and stored.version == 0
+
+
+def test_undo_takes_the_last_move_back(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    for move in winning_game["moves"][:2]:
+        game_move(game_id=game.pk, player=player, move=move, now=NOON)
+    game = game_undo(game_id=game.pk, player=player)
+    assert game.moves == winning_game["moves"][:1] and game.piles == 51 and game.version == 3
+
+
+def test_undo_with_no_moves_is_refused(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    with pytest.raises(NothingToUndo):
+        game_undo(game_id=game.pk, player=player)
+
+
+def test_the_move_that_leaves_one_pile_wins_the_game_at_that_instant(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    for move in winning_game["moves"][:-1]:
+        game_move(game_id=game.pk, player=player, move=move, now=NOON)
+    won_at = NOON + datetime.timedelta(seconds=75, milliseconds=900)
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][-1], now=won_at)
+    assert game.status == Game.Status.FINISHED and game.won
+    assert game.seconds == 75 and game.finished_at == won_at
+    assert game.score == 510 + 500 + (1200 - 75)
+
+
+def test_finish_ignores_anything_but_the_moves_and_times_with_the_server_clock(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game = game_finish(
+        game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON + datetime.timedelta(seconds=90)
+    )
+    assert game.score == 10 * 51 + 500 + (1200 - 90)
+    assert game.piles == 1 and game.seconds == 90
+
+
+def test_a_slow_win_gets_no_time_bonus(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game = game_finish(
+        game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON + datetime.timedelta(hours=1)
+    )
+    assert game.score == 510 + 500
+
+
+def test_ending_a_game_early_scores_the_removed_piles_only(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:10], now=NOON)
+    assert game.piles == 42 and game.score == 100 and not game.won
+
+
+def test_finish_refuses_a_line_naming_its_first_illegal_move_and_stores_nothing(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    line = [*winning_game["moves"][:3], [0, 5], *winning_game["moves"][4:]]
+    with pytest.raises(IllegalMoveError) as caught:
+        game_finish(game_id=game.pk, player=player, moves=line, now=NOON)
+    assert caught.value.index == 3
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+def test_a_second_finish_answers_with_the_stored_result(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    first = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:5], now=NOON)
+    second = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON)
+    assert (second.piles, second.score, second.moves) == (first.piles, first.score, first.moves)
+
+
+def test_a_finished_game_cannot_be_changed(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:1], now=NOON)
+    with pytest.raises(GameFinished):
+        game_move(game_id=game.pk, player=player, move=winning_game["moves"][1], now=NOON)
+    with pytest.raises(GameFinished):
+        game_undo(game_id=game.pk, player=player)
+
+
+def test_nobody_can_move_undo_or_finish_someone_elses_game(player, other_player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    with pytest.raises(NotYourGame):
+        game_move(game_id=game.pk, player=other_player, move=winning_game["moves"][0], now=NOON)
+    with pytest.raises(NotYourGame):
+        game_undo(game_id=game.pk, player=other_player)
+    with pytest.raises(NotYourGame):
+        game_finish(game_id=game.pk, player=other_player, moves=[], now=NOON)
+    assert Game.objects.get(pk=game.pk).version == 0
