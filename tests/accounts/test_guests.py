@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from accounts.models import Player
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def start_daily(client: Client) -> dict:
+    return client.post("/api/games", data=json.dumps({"mode": "daily"}), content_type="application/json").json()
+
+
+def test_a_first_game_makes_the_visitor_a_guest_player_with_a_nickname():
+    visitor = Client()
+    game = start_daily(visitor)
+    player = Game.objects.get(pk=game["id"]).player
+    assert player.nickname.startswith("Guest ") and player.user is None
+
+
+def test_the_same_browser_stays_the_same_player_across_games():
+    visitor = Client()
+    start_daily(visitor)
+    visitor.post("/api/games", data=json.dumps({"mode": "new"}), content_type="application/json")
+    assert Player.objects.count() == 1 and Game.objects.filter(player=Player.objects.get()).count() == 2
+
+
+def test_two_browsers_are_two_players():
+    start_daily(Client())
+    start_daily(Client())
+    assert Player.objects.count() == 2
