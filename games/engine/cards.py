@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import reprlib
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
@@ -17,9 +19,28 @@ def cards_match(left: str, right: str) -> bool:
 
 # MATCH[a * 52 + b] is 1 when cards a and b (indices into DECK) share a rank or a suit. The hot
 # paths (replay, legal moves, solver) look this table up instead of comparing strings.
-MATCH: bytes = bytes(
-    1 if cards_match(a, b) else 0 for a in DECK for b in DECK
-)
+MATCH: bytes = bytes(1 if cards_match(a, b) else 0 for a in DECK for b in DECK)
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib's bounded repr, also safe for integers too long to print (Python refuses > 4300 digits)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<a {x.bit_length()}-bit integer>"
+        return super().repr_int(x, level)
+
+
+_SHORT_REPR = _ShortRepr()
+
+
+def describe(value: object) -> str:
+    """A short, always-printable repr of untrusted input for error messages: bounded in length and
+    nesting depth, so junk such as 10**5000 or a list nested 100,000 deep cannot crash the message."""
+    try:
+        return _SHORT_REPR.repr(value)
+    except Exception:  # a hostile __repr__; never let the error message itself fail
+        return f"<{type(value).__name__}>"
 
 
 def validate_deal(deal: object) -> tuple[str, ...]:
@@ -31,7 +52,7 @@ def validate_deal(deal: object) -> tuple[str, ...]:
     seen: set[str] = set()
     for position, card in enumerate(deal):
         if not isinstance(card, str) or card not in CARD_INDEX:
-            raise ValueError(f"position {position} holds {card!r}, which is not a card such as 'TD'")
+            raise ValueError(f"position {position} holds {describe(card)}, which is not a card such as 'TD'")
         if card in seen:
             raise ValueError(f"card {card} appears twice in the deal")
         seen.add(card)

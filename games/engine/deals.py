@@ -10,7 +10,7 @@ import datetime
 import hashlib
 import secrets
 
-from .cards import DECK
+from .cards import DECK, describe
 
 # Deal codes use 32 symbols that cannot be confused when read aloud or copied by hand (no 0/O, 1/I).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -49,9 +49,8 @@ def normalize_deal_code(code: str) -> str:
         raise ValueError("a deal code is text such as 'K7QD-M2XP'")
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
     if len(cleaned) != CODE_LENGTH or any(symbol not in CODE_ALPHABET for symbol in cleaned):
-        raise ValueError(
-            f"{code!r} is not a deal code: it has {CODE_LENGTH} symbols from {CODE_ALPHABET}"
-        )
+        shape = f"{CODE_LENGTH} symbols from {CODE_ALPHABET}"
+        raise ValueError(f"{describe(code)} is not a deal code: it has {shape}")
     return cleaned
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .cards import CARD_INDEX, MATCH, cards_match, validate_deal
+from .cards import CARD_INDEX, MATCH, cards_match, describe, validate_deal
 
 Move = tuple[int, int]
 
@@ -23,7 +23,7 @@ class IllegalMove(ValueError):
         self.reason = reason
         self.index = index
         where = f"move {index + 1} " if index is not None else "move "
-        super().__init__(f"{where}{move!r}: {reason}")
+        super().__init__(f"{where}{describe(move)}: {reason}")
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,8 @@ def _check_move_shape(move: object, piles: int, index: int | None) -> Move:
     # type() rather than isinstance(): True and False are ints to isinstance.
     if type(source) is not int or type(target) is not int:
         raise IllegalMove(move, "positions must be whole numbers", index)
+    if piles == 1:
+        raise IllegalMove(move, "the row is a single pile: the game is won and no move remains", index)
     if not 0 <= source < piles or not 0 <= target < piles or source > _MAX_INDEX:
         raise IllegalMove(move, f"position out of range: the row has {piles} piles (0 to {piles - 1})", index)
     if target != source - 1 and target != source - 3:
@@ -105,30 +107,29 @@ def replay(deal: Sequence[str], moves: Sequence[Sequence[int]]) -> Position:
     validate_deal(deal)
     if not isinstance(moves, (list, tuple)):
         raise IllegalMove(moves, "the moves must be a list of [from, to] pairs", 0)
-    if len(moves) > 51:
-        raise IllegalMove(moves[51], "a game has at most 51 moves", 51)
+    # No length check up front: a 52nd move always fails (one pile is left), so the loop below stops
+    # by index 51 at the latest, and it names the first bad move even in an over-long list.
     codes = [CARD_INDEX[card] for card in deal]
     piles: list[list[str]] = [[card] for card in deal]
     match = MATCH
     for index, move in enumerate(moves):
-        if type(move) is list or type(move) is tuple:
-            if len(move) == 2:
-                source, target = move
-                if (
-                    type(source) is int
-                    and type(target) is int
-                    and 0 <= target < source < len(codes)
-                    and (source - target == 1 or source - target == 3)
-                ):
-                    if match[codes[source] * 52 + codes[target]]:
-                        codes[target] = codes[source]
-                        del codes[source]
-                        piles[target].extend(piles[source])
-                        del piles[source]
-                        continue
-                    tops = [pile[-1] for pile in piles]
-                    raise _mismatch(move, tops, source, target, index)
-        # Slow path for the error message only.
-        _check_move_shape(move, len(codes), index)
-        raise AssertionError("unreachable: a well-formed legal move was rejected")  # pragma: no cover
+        # Fast path for the JSON shape the API receives; anything else goes through the checker,
+        # which either raises with a reason or returns a well-formed (from, to).
+        if (type(move) is list or type(move) is tuple) and len(move) == 2:
+            source, target = move
+            if not (
+                type(source) is int
+                and type(target) is int
+                and 0 <= target < source < len(codes)
+                and (source - target == 1 or source - target == 3)
+            ):
+                source, target = _check_move_shape(move, len(codes), index)
+        else:
+            source, target = _check_move_shape(move, len(codes), index)
+        if not match[codes[source] * 52 + codes[target]]:
+            raise _mismatch(move, [pile[-1] for pile in piles], source, target, index)
+        codes[target] = codes[source]
+        del codes[source]
+        piles[target].extend(piles[source])
+        del piles[source]
     return Position(tuple(tuple(pile) for pile in piles))

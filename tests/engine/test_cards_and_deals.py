@@ -1,0 +1,239 @@
+"""Cards, deal validation, the daily deal and deal codes."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.engine import (
+    DECK,
+    cards_match,
+    daily_deal,
+    deal_from_code,
+    format_deal_code,
+    new_deal_code,
+    normalize_deal_code,
+    validate_deal,
+)
+from games.engine.deals import CODE_ALPHABET
+
+CODE_SHAPE = re.compile(r"^[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}$")
+
+
+def documented_deal(seed_text: str) -> list[str]:
+    """The derivation exactly as docs/rules.md states it, written separately from games.engine.deals."""
+    deck = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+    words: list[int] = []
+    block = 0
+
+    def next_word() -> int:
+        nonlocal block
+        if not words:
+            digest = hashlib.sha256(f"{seed_text}/{block}".encode()).digest()
+            words.extend(int.from_bytes(digest[k : k + 4], "big") for k in range(0, 32, 4))
+            block += 1
+        return words.pop(0)
+
+    for i in range(51, 0, -1):
+        span = i + 1
+        limit = 2**32 - 2**32 % span
+        word = next_word()
+        while word >= limit:
+            word = next_word()
+        j = word % span
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# --- cards -------------------------------------------------------------------------------------------
+
+
+def test_the_deck_holds_52_distinct_cards_in_two_character_notation():
+    assert len(set(DECK)) == 52
+    assert all(len(card) == 2 and card[0] in "A23456789TJQK" and card[1] in "CDHS" for card in DECK)
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        ("TD", "TS", True),  # same rank
+        ("TD", "2D", True),  # same suit
+        ("TD", "JS", False),  # neither
+        ("AC", "KD", False),
+        ("KH", "KH", True),
+    ],
+)
+def test_cards_match_when_they_share_a_rank_or_a_suit(left, right, expected):
+    assert cards_match(left, right) is expected
+    assert cards_match(right, left) is expected
+
+
+# --- deal validation ---------------------------------------------------------------------------------
+
+
+def test_a_shuffled_full_deck_is_a_valid_deal():
+    deal = deal_from_code("2222-2222")
+    assert validate_deal(deal) == tuple(deal)
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        list(DECK[:51]),
+        list(DECK) + ["AC"],
+        list(DECK[:51]) + ["AC"],
+        ["ac"] + list(DECK[1:]),
+        ["10C"] + list(DECK[1:]),
+        [None] + list(DECK[1:]),
+        [[["AC"]]] + list(DECK[1:]),
+        "".join(DECK),
+        None,
+        52,
+        set(DECK),
+        {card: card for card in DECK},
+    ],
+    ids=[
+        "51 cards",
+        "53 cards",
+        "a duplicate",
+        "lower case",
+        "a ten written 10",
+        "a null card",
+        "a nested card",
+        "one string",
+        "null",
+        "a number",
+        "a set",
+        "a dict",
+    ],
+)
+def test_a_deal_that_is_not_52_distinct_valid_cards_is_refused_with_value_error(deal):
+    with pytest.raises(ValueError):
+        validate_deal(deal)
+
+
+def test_a_refused_deal_says_which_card_appears_twice():
+    with pytest.raises(ValueError, match="AC appears twice"):
+        validate_deal(list(DECK[:51]) + ["AC"])
+
+
+def test_a_deal_holding_unprintable_junk_still_gets_a_short_error_message():
+    nested: list[object] = ["AC"]
+    for _ in range(50_000):
+        nested = [nested]
+    for junk in (nested, 10**5000, "x" * 1_000_000):
+        with pytest.raises(ValueError) as caught:
+            validate_deal([junk] + list(DECK[1:]))
+        assert len(str(caught.value)) < 300
+
+
+# --- the daily deal ----------------------------------------------------------------------------------
+
+
+def test_the_daily_deal_is_the_same_every_time_for_a_date():
+    date = datetime.date(2026, 11, 30)
+    assert daily_deal(date) == daily_deal(date)
+
+
+def test_the_daily_deal_of_2026_11_30_starts_as_documented_in_docs_rules():
+    assert daily_deal(datetime.date(2026, 11, 30))[:8] == ["QS", "9C", "5S", "AH", "5H", "3H", "6C", "8C"]
+
+
+def test_consecutive_days_get_different_deals():
+    first = datetime.date(2026, 11, 30)
+    deals = {tuple(daily_deal(first + datetime.timedelta(days=n))) for n in range(30)}
+    assert len(deals) == 30
+
+
+def test_a_datetime_gives_the_deal_of_its_date():
+    moment = datetime.datetime(2026, 11, 30, 23, 59, 59, tzinfo=datetime.UTC)
+    assert daily_deal(moment) == daily_deal(datetime.date(2026, 11, 30))
+
+
+@pytest.mark.parametrize("junk", ["2026-11-30", None, 20261130])
+def test_the_daily_deal_of_something_that_is_not_a_date_is_a_value_error(junk):
+    with pytest.raises(ValueError):
+        daily_deal(junk)
+
+
+@given(st.dates())
+def test_every_daily_deal_is_a_shuffle_of_the_whole_deck(date):
+    deal = daily_deal(date)
+    assert sorted(deal) == sorted(DECK)
+
+
+@given(st.dates(min_value=datetime.date(2000, 1, 1), max_value=datetime.date(2100, 12, 31)))
+def test_the_daily_deal_follows_the_derivation_in_docs_rules(date):
+    assert daily_deal(date) == documented_deal(f"daily:{date.isoformat()}:0")
+
+
+# --- deal codes --------------------------------------------------------------------------------------
+
+
+def test_a_deal_code_gives_the_same_deal_however_it_is_typed():
+    expected = deal_from_code("K7QD-M2XP")
+    for spelling in ("K7QDM2XP", "k7qd-m2xp", " k7qd m2xp ", "K7QD - M2XP"):
+        assert deal_from_code(spelling) == expected
+
+
+def test_the_deal_of_code_2222_2222_starts_as_documented_in_docs_rules():
+    assert deal_from_code("2222-2222")[:8] == ["9S", "KH", "JH", "KD", "3C", "2H", "JS", "4C"]
+
+
+def test_codes_one_symbol_apart_name_different_deals():
+    assert deal_from_code("2222-2222") != deal_from_code("2222-2223")
+
+
+@given(st.text(alphabet=CODE_ALPHABET, min_size=8, max_size=8))
+def test_the_deal_of_a_code_follows_the_derivation_in_docs_rules(code):
+    deal = deal_from_code(code)
+    assert deal == documented_deal(f"code:{code}")
+    assert sorted(deal) == sorted(DECK)
+
+
+def test_a_code_is_shown_as_two_groups_of_four():
+    assert format_deal_code("k7qdm2xp") == "K7QD-M2XP"
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["", "2222-222", "2222-22222", "0000-0000", "OOOO-1111", "IIII-IIII", "2222_2222", "2222+2222"],
+)
+def test_text_that_is_not_a_deal_code_is_refused(code):
+    with pytest.raises(ValueError, match="not a deal code"):
+        deal_from_code(code)
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [None, 22222222, ["2222-2222"], b"2222-2222", 10**5000],
+    ids=["null", "a number", "a list", "bytes", "a 5000-digit number"],
+)
+def test_a_deal_code_that_is_not_text_is_a_value_error(junk):
+    with pytest.raises(ValueError):
+        normalize_deal_code(junk)
+
+
+@given(st.text(max_size=40))
+def test_any_text_either_normalizes_to_a_valid_code_or_is_a_value_error(text):
+    try:
+        canonical = normalize_deal_code(text)
+    except ValueError as error:
+        assert len(str(error)) < 300
+    else:
+        assert len(canonical) == 8 and set(canonical) <= set(CODE_ALPHABET)
+
+
+def test_a_new_deal_code_is_shown_in_display_form_and_names_a_deal():
+    code = new_deal_code()
+    assert CODE_SHAPE.match(code), code
+    assert sorted(deal_from_code(code)) == sorted(DECK)
+
+
+def test_new_deal_codes_are_random():
+    assert len({new_deal_code() for _ in range(20)}) == 20
