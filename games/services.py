@@ -20,7 +20,10 @@ logger = logging.getLogger(__name__)
 
 def deal_for_date(*, date: datetime.date) -> Deal:
     """The stored daily deal of a UTC date, derived and stored on first use."""
-    deal, _ = Deal.objects.get_or_create(daily_date=date, defaults={"cards": engine.daily_deal(date)})
+    deal = Deal.objects.filter(daily_date=date).first()
+    if deal is None:
+        # Deriving the deal runs the solver; do it once, outside the row's unique-insert race.
+        deal, _ = Deal.objects.get_or_create(daily_date=date, defaults={"cards": engine.daily_deal(date)})
     return deal
 
 
