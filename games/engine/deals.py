@@ -49,8 +49,10 @@ def normalize_deal_code(code: str) -> str:
         raise ValueError("a deal code is text such as 'K7QD-M2XP'")
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
     if len(cleaned) != CODE_LENGTH or any(symbol not in CODE_ALPHABET for symbol in cleaned):
-        shape = f"{CODE_LENGTH} symbols from {CODE_ALPHABET}"
-        raise ValueError(f"{describe(code)} is not a deal code: it has {shape}")
+        raise ValueError(
+            f"{describe(code)} is not a deal code: a deal code is {CODE_LENGTH} letters and digits"
+            f" such as K7QD-M2XP (no 0, 1, I or O)"
+        )
     return cleaned
 
 
