@@ -109,6 +109,20 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds rate-limit counters, so every process must share it in production.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Solver work (hints, "still winnable?", after-game analysis) runs in a process pool of this many
+# workers; at most SOLVER_MAX_JOBS jobs are in flight per web process, and past that callers are told
+# to try again rather than queue. Each player may ask SOLVER_REQUESTS_PER_MINUTE times a minute.
+SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
+SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
+SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
+SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

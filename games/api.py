@@ -11,17 +11,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import Player
 from accounts.selectors import player_from_session
 from accounts.services import player_for_session
 
-from . import services
-from .errors import GameNotFound
-from .selectors import game_get, game_visible_to
+from . import selectors, services
+from .errors import GameNotFound, NotYourGame
 from .serializers import (
+    AnalysisSerializer,
     ErrorSerializer,
     GameFinishInputSerializer,
     GameSerializer,
     GameStartInputSerializer,
+    HintInputSerializer,
+    HintSerializer,
+    WinnableSerializer,
     game_payload,
 )
 
@@ -56,8 +60,8 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
-        game = game_get(game_id=game_id)
-        if not game_visible_to(game=game, player=player_from_session(request.session), today=now.date()):
+        game = selectors.game_get(game_id=game_id)
+        if not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
             raise GameNotFound(f"there is no game {game_id} you can see")
         return Response(game_payload(game, now=now))
 
@@ -77,3 +81,84 @@ class GameFinishApi(APIView):
             game_id=game_id, player=player_for_session(session=request.session), moves=data["moves"], now=now
         )
         return Response(game_payload(game, now=now))
+
+
+def _player_or_none(request: Request) -> Player | None:
+    return player_from_session(request.session)
+
+
+class GameHintApi(APIView):
+    @extend_schema(
+        operation_id="games_hint",
+        request=HintInputSerializer,
+        responses={
+            200: HintSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            409: ErrorSerializer,
+            429: ErrorSerializer,
+            503: ErrorSerializer,
+        },
+        description="One move that keeps the game winnable, or how many moves to undo. Any hint makes the game "
+        "unranked for good: a ranked game answers 400 `confirm_unranked` unless `accept_unranked` is true. "
+        "429 past the per-minute allowance, 503 when the solver is busy: try again.",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(HintInputSerializer, request.data)
+        game, advice = services.game_hint(
+            game_id=game_id, player=_own_player(request), accept_unranked=data["accept_unranked"]
+        )
+        return Response(
+            {
+                "status": advice.status,
+                "move": list(advice.move) if advice.move else None,
+                "undo": advice.undo,
+                "ranked": game.ranked,
+                "hints": game.hints,
+            }
+        )
+
+
+class GameWinnableApi(APIView):
+    @extend_schema(
+        operation_id="games_winnable",
+        responses={200: WinnableSerializer, 400: ErrorSerializer, 429: ErrorSerializer, 503: ErrorSerializer},
+        description="Whether the current position of your unranked game can still be won.",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game, status_found = selectors.game_winnable(game_id=game_id, player=_own_player(request))
+        return Response({"status": status_found, "version": game.version})
+
+
+class GameAnalysisApi(APIView):
+    @extend_schema(
+        operation_id="games_analysis",
+        responses={200: AnalysisSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 503: ErrorSerializer},
+        description="After the game: was the deal winnable, the first move after which the game was lost, and "
+        "winning lines from the deal and from before that move (withheld for a daily deal until its date is over).",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        now = timezone.now()
+        game, found = selectors.game_analysis(game_id=game_id, player=_player_or_none(request), today=now.date())
+        withheld = game.deal.daily_date is not None and game.deal.daily_date >= now.date()
+        return Response(
+            {
+                "deal_winnable": {"win": True, "lost": False}.get(found.deal_status),
+                "deal_line": _as_lists(found.deal_line),
+                "first_losing_move": found.first_losing_move,
+                "line_from_there": _as_lists(found.line_from_there),
+                "withheld": withheld,
+            }
+        )
+
+
+def _as_lists(line: list[tuple[int, int]] | None) -> list[list[int]] | None:
+    return None if line is None else [list(move) for move in line]
+
+
+def _own_player(request: Request) -> Player:
+    """The session's player; a visitor who never played owns no game."""
+    player = _player_or_none(request)
+    if player is None:
+        raise NotYourGame("you have no games yet: start one first")
+    return player

@@ -36,3 +36,22 @@ class IllegalMoveError(GameError):
 
 class NothingToUndo(GameError):
     code = "nothing_to_undo"
+
+
+class NeedsUnrankedConsent(GameError):
+    code = "confirm_unranked"
+
+
+class SolverBusy(GameError):
+    code = "busy"
+    status = 503
+
+
+class TooManyRequests(GameError):
+    code = "rate_limited"
+    status = 429
+
+
+class GameChanged(GameError):
+    code = "game_changed"
+    status = 409

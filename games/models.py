@@ -46,6 +46,7 @@ class Game(models.Model):
     moves = models.JSONField(default=list, help_text="The current move line, [[from, to], ...].")
     piles = models.PositiveSmallIntegerField(default=52)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every accepted event.")
+    hints = models.PositiveSmallIntegerField(default=0, help_text="Hints taken; any hint unranks the game.")
     score = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.PositiveIntegerField(null=True, blank=True)
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+
+from django.conf import settings
 
 from accounts.models import Player
 
-from .errors import GameNotFound, NotYourGame
+from .engine import analysis
+from .errors import GameError, GameFinished, GameNotFound, NotYourGame
 from .models import Game
+from .solver_pool import solver_rate_limit, solver_run
 
 
 def game_get(*, game_id: int) -> Game:
@@ -39,3 +44,36 @@ def game_visible_to(*, game: Game, player: Player | None, today: datetime.date) 
         player is not None
         and Game.objects.filter(player=player, deal=game.deal, ranked=True, status=Game.Status.FINISHED).exists()
     )
+
+
+def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
+    """("win" | "lost" | "unknown") for the player's unranked game in progress. Ranked games have no
+    such indicator: it would be a hint."""
+    game = game_get_for_player(game_id=game_id, player=player)
+    if game.ranked:
+        raise GameError("the still-winnable indicator is for unranked games only")
+    if game.status != Game.Status.PLAYING:
+        raise GameFinished(f"game {game_id} is finished: see its analysis instead")
+    solver_rate_limit(player_id=player.pk)
+    time_limit = settings.SOLVER_TIME_LIMIT
+    status = solver_run(analysis.position_status, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
+    return game, status
+
+
+def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:
+    """The after-game analysis of a finished game the reader may see. Winning lines of a daily deal
+    are withheld (None) until that date is over."""
+    game = game_get(game_id=game_id)
+    if not game_visible_to(game=game, player=player, today=today):
+        raise GameNotFound(f"there is no game {game_id} you can see")
+    if game.status != Game.Status.FINISHED:
+        raise GameError(f"game {game_id} is still being played: the analysis comes after the game")
+    if player is not None:
+        solver_rate_limit(player_id=player.pk)
+    time_limit = settings.SOLVER_TIME_LIMIT
+    found = solver_run(
+        analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit
+    )
+    if game.deal.daily_date is not None and game.deal.daily_date >= today:
+        found = dataclasses.replace(found, deal_line=None, line_from_there=None)
+    return game, found

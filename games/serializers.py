@@ -89,3 +89,44 @@ def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
         "ws": f"/ws/games/{game.pk}/",
         "result": game_result(game, rank=daily_rank(game=game)),
     }
+
+
+class HintInputSerializer(serializers.Serializer):
+    accept_unranked = serializers.BooleanField(
+        default=False, help_text="Needed for a ranked game: a hint makes it unranked for good."
+    )
+
+
+class HintSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["move", "undo", "won", "lost", "unknown"],
+        help_text="move: play `move`; undo: undo `undo` moves to get back to a winnable position; "
+        "lost: the deal cannot be won; unknown: no answer within the time limit (the hint was not counted).",
+    )
+    move = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    undo = serializers.IntegerField(allow_null=True)
+    ranked = serializers.BooleanField()
+    hints = serializers.IntegerField()
+
+
+class WinnableSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["win", "lost", "unknown"])
+    version = serializers.IntegerField(help_text="The game version the answer is about.")
+
+
+class AnalysisSerializer(serializers.Serializer):
+    deal_winnable = serializers.BooleanField(allow_null=True, help_text="null when the solver could not decide.")
+    deal_line = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        help_text="A winning line from the deal; null for a daily deal until its date is over.",
+    )
+    first_losing_move = serializers.IntegerField(
+        allow_null=True, help_text="Index of the move after which the game could no longer be won."
+    )
+    line_from_there = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        help_text="A winning line from the position before that move; withheld like deal_line.",
+    )
+    withheld = serializers.BooleanField(help_text="Winning lines are withheld until the daily deal's date is over.")

@@ -6,14 +6,25 @@ import datetime
 import logging
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import Player
 
 from . import engine
-from .errors import GameError, GameFinished, IllegalMoveError, NothingToUndo, NotYourGame
+from .engine import solver
+from .errors import (
+    GameChanged,
+    GameError,
+    GameFinished,
+    IllegalMoveError,
+    NeedsUnrankedConsent,
+    NothingToUndo,
+    NotYourGame,
+)
 from .models import Deal, Game
-from .selectors import game_get
+from .selectors import game_get, game_get_for_player
+from .solver_pool import solver_rate_limit, solver_run
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +34,11 @@ def deal_for_date(*, date: datetime.date) -> Deal:
     deal = Deal.objects.filter(daily_date=date).first()
     if deal is None:
         # Deriving the deal runs the solver; do it once, outside the row's unique-insert race.
-        deal, _ = Deal.objects.get_or_create(daily_date=date, defaults={"cards": engine.daily_deal(date)})
+        daily = engine.certified_daily_deal(date)
+        deal, _ = Deal.objects.get_or_create(
+            daily_date=date,
+            defaults={"cards": list(daily.cards), "solution": [list(move) for move in daily.solution]},
+        )
     return deal
 
 
@@ -52,7 +67,8 @@ def game_start(*, player: Player, mode: str, code: str | None = None, now: datet
         unfinished = games.filter(status=Game.Status.PLAYING).order_by("-started_at").first()
         if unfinished is not None:
             return unfinished, False
-        ranked = not games.filter(ranked=True).exists()
+        # Only the first game of the date is ranked, even if a hint later unranked it.
+        ranked = not games.exists()
     elif mode == Game.Mode.NEW:
         deal = deal_for_code(code=engine.new_deal_code())
         ranked = False
@@ -141,3 +157,29 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
     _record_finish(game, piles=position.piles, now=now)
     game.save()
     return game
+
+
+def game_hint(*, game_id: int, player: Player, accept_unranked: bool) -> tuple[Game, solver.HintResult]:
+    """Ask the solver for one move that keeps the game winnable, or how many moves to undo to get back
+    to a winnable position. A hint makes the game unranked for good, so a ranked game needs the
+    player's explicit `accept_unranked`. An undecided ("unknown") answer costs nothing."""
+    game = game_get_for_player(game_id=game_id, player=player)
+    if game.status != Game.Status.PLAYING:
+        raise GameFinished(f"game {game_id} is finished: no hints")
+    if game.ranked and not accept_unranked:
+        raise NeedsUnrankedConsent("a hint makes this game unranked for good: confirm with accept_unranked")
+    solver_rate_limit(player_id=player.pk)
+    time_limit = settings.SOLVER_TIME_LIMIT
+    # The search runs outside any transaction: the game row is not locked while the solver works.
+    advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
+    if advice.status in ("unknown", "won"):
+        return game, advice
+    with transaction.atomic():
+        locked = _lock_own_playing_game(game_id=game_id, player=player)
+        if locked.version != game.version:
+            raise GameChanged("the game changed while the hint was worked out: ask again")
+        locked.ranked = False
+        locked.hints += 1
+        locked.save(update_fields=["ranked", "hints"])
+    logger.info("game %s: hint %s given (%s)", game_id, locked.hints, advice.status)
+    return locked, advice

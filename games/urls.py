@@ -6,4 +6,7 @@ urlpatterns = [
     path("games", api.GameStartApi.as_view(), name="api-games-start"),
     path("games/<int:game_id>", api.GameDetailApi.as_view(), name="api-games-detail"),
     path("games/<int:game_id>/finish", api.GameFinishApi.as_view(), name="api-games-finish"),
+    path("games/<int:game_id>/hint", api.GameHintApi.as_view(), name="api-games-hint"),
+    path("games/<int:game_id>/winnable", api.GameWinnableApi.as_view(), name="api-games-winnable"),
+    path("games/<int:game_id>/analysis", api.GameAnalysisApi.as_view(), name="api-games-analysis"),
 ]

@@ -47,6 +47,14 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    """Rate-limit counters live in the cache; every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def winning_game() -> dict[str, Any]:
     """A deal code, its deal and a 51-move winning line (tests/vectors/winning_game.json)."""

@@ -1,7 +1,15 @@
 """The rules of Accordion as pure Python: no Django, no I/O. Everything else calls this package."""
 
 from .cards import DECK, RANKS, SUITS, cards_match, validate_deal
-from .deals import daily_deal, deal_from_code, format_deal_code, new_deal_code, normalize_deal_code
+from .deals import (
+    DailyDeal,
+    certified_daily_deal,
+    daily_deal,
+    deal_from_code,
+    format_deal_code,
+    new_deal_code,
+    normalize_deal_code,
+)
 from .position import IllegalMove, Move, Position, apply_move, legal_moves, replay
 from .scoring import GOOD_GAME_PILES, score
 
@@ -10,11 +18,13 @@ __all__ = [
     "GOOD_GAME_PILES",
     "RANKS",
     "SUITS",
+    "DailyDeal",
     "IllegalMove",
     "Move",
     "Position",
     "apply_move",
     "cards_match",
+    "certified_daily_deal",
     "daily_deal",
     "deal_from_code",
     "format_deal_code",

@@ -7,10 +7,14 @@ shuffle of DECK driven by SHA-256 of a seed text.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from .cards import DECK, describe
+from .position import Move
+from .solver import solve
 
 # Deal codes use 32 symbols that cannot be confused when read aloud or copied by hand (no 0/O, 1/I).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -76,10 +80,38 @@ def daily_seed_text(date: datetime.date, attempt: int = 0) -> str:
     return f"daily:{date.isoformat()}:{attempt}"
 
 
-def daily_deal(date: datetime.date) -> list[str]:
-    """The daily deal of a UTC date."""
+# A daily deal must be proven winnable by the solver within this many positions. The budget counts
+# positions, not seconds, so the derivation gives the same deal on every machine.
+CERTIFY_POSITIONS = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """A certified daily deal: `cards` is shuffled_deck(daily_seed_text(date, attempt)), the first
+    attempt whose deal the solver proved winnable; `solution` is the winning line it found."""
+
+    date: datetime.date
+    attempt: int
+    cards: tuple[str, ...]
+    solution: tuple[Move, ...]
+
+
+@functools.lru_cache(maxsize=512)
+def certified_daily_deal(date: datetime.date) -> DailyDeal:
+    """The daily deal of a UTC date: seed attempts 0, 1, 2, ... until the solver proves a win."""
     if not isinstance(date, datetime.date):
-        raise ValueError("daily_deal needs a datetime.date")
+        raise ValueError("a daily deal needs a datetime.date")
     if isinstance(date, datetime.datetime):
         date = date.date()
-    return shuffled_deck(daily_seed_text(date))
+    attempt = 0
+    while True:
+        cards = shuffled_deck(daily_seed_text(date, attempt))
+        result = solve(cards, time_limit=None, max_positions=CERTIFY_POSITIONS)
+        if result.status == "win" and result.moves is not None:
+            return DailyDeal(date, attempt, tuple(cards), tuple(result.moves))
+        attempt += 1
+
+
+def daily_deal(date: datetime.date) -> list[str]:
+    """The daily deal of a UTC date, certified winnable (see certified_daily_deal)."""
+    return list(certified_daily_deal(date).cards)

@@ -1,0 +1,86 @@
+"""Runs solver work away from web workers and the event loop: a small process pool with a bounded
+number of jobs in flight. Past the bound, callers get SolverBusy at once instead of a growing queue."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .errors import SolverBusy, TooManyRequests
+
+logger = logging.getLogger(__name__)
+Result = TypeVar("Result")
+
+# A job is given its own time limit; this is how much longer the caller waits for its answer.
+_GRACE_SECONDS = 2.0
+
+_pool_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_slots: threading.BoundedSemaphore | None = None
+
+
+def _executor() -> tuple[ProcessPoolExecutor, threading.BoundedSemaphore]:
+    global _pool, _slots
+    with _pool_lock:
+        if _pool is None or _slots is None:
+            # spawn, not fork: the web process has threads (Daphne, asgiref) that fork would copy mid-flight.
+            _pool = ProcessPoolExecutor(
+                max_workers=settings.SOLVER_WORKERS, mp_context=multiprocessing.get_context("spawn")
+            )
+            _slots = threading.BoundedSemaphore(settings.SOLVER_MAX_JOBS)
+        return _pool, _slots
+
+
+def _discard_broken_pool(pool: ProcessPoolExecutor) -> None:
+    global _pool, _slots
+    with _pool_lock:
+        if _pool is pool:
+            _pool, _slots = None, None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def solver_run(function: Callable[..., Result], *args: Any, time_limit: float) -> Result:
+    """Run `function(*args)` (a pure engine function that honours `time_limit`) in the pool and return
+    its result; raise SolverBusy when the pool is full or the answer does not come back in time."""
+    pool, slots = _executor()
+    if not slots.acquire(blocking=False):
+        logger.warning("solver busy: %s refused", function.__name__)
+        raise SolverBusy("the solver is busy right now: try again in a moment")
+    try:
+        future: Future[Result] = pool.submit(function, *args)
+    except (BrokenProcessPool, RuntimeError) as error:
+        slots.release()
+        _discard_broken_pool(pool)
+        raise SolverBusy("the solver is restarting: try again in a moment") from error
+    future.add_done_callback(lambda _: slots.release())
+    try:
+        return future.result(timeout=time_limit + _GRACE_SECONDS)
+    except FutureTimeout as error:
+        raise SolverBusy("the solver took too long: try again in a moment") from error
+    except BrokenProcessPool as error:
+        _discard_broken_pool(pool)
+        raise SolverBusy("the solver is restarting: try again in a moment") from error
+
+
+def solver_rate_limit(*, player_id: int) -> None:
+    """Count one solver request for the player; raise TooManyRequests past the per-minute allowance."""
+    key = f"solver-requests:{player_id}"
+    cache.add(key, 0, timeout=60)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window expired between add and incr
+        cache.set(key, 1, timeout=60)
+        count = 1
+    if count > settings.SOLVER_REQUESTS_PER_MINUTE:
+        raise TooManyRequests(
+            f"at most {settings.SOLVER_REQUESTS_PER_MINUTE} hints and checks a minute: try again shortly"
+        )
