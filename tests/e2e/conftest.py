@@ -1,0 +1,176 @@
+"""Fixtures for the browser tests: a real Daphne server on a fresh database of its own, and Chromium.
+
+The tests talk to the server only over HTTP and WebSocket, like a player's browser; they never touch
+pytest-django's test database.
+
+Playwright's sync API marks its event loop as running in the main thread for as long as it is started
+(see `wait_for_future` in playwright/_impl/_greenlets.py). While it is, pytest-asyncio cannot run an
+async test and Django refuses ORM calls from sync tests (SynchronousOnlyOperation). So the browser
+lives in a package-scoped fixture: it is stopped when the last test of this folder has run, before
+the rest of the suite goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / ".venv" / "bin"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT_S = 20
+POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql"}
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Fail under CI, skip elsewhere (the same rule as the real services in tests/conftest.py)."""
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def port_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def tail(path: Path, lines: int = 40) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@contextmanager
+def fresh_database(workdir: Path) -> Iterator[str]:
+    """Yield the DATABASE_URL of an empty database: on the PostgreSQL server DATABASE_URL names (as CI
+    sets it), a database of its own, dropped afterwards; otherwise a SQLite file in `workdir`."""
+    url = os.environ.get("DATABASE_URL", "")
+    parts = urlsplit(url)
+    if parts.scheme not in POSTGRES_SCHEMES:
+        yield f"sqlite:///{workdir / 'e2e.sqlite3'}"
+        return
+
+    import psycopg
+    from psycopg import sql
+
+    name = f"accordion_e2e_{os.getpid()}"
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+
+    def execute(statement: str) -> None:
+        with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as connection:
+            connection.execute(sql.SQL(statement).format(sql.Identifier(name)))
+
+    try:
+        execute("DROP DATABASE IF EXISTS {}")
+        execute("CREATE DATABASE {}")
+    except psycopg.Error as error:
+        unavailable(f"cannot create the e2e database on {parts.hostname}:{parts.port}: {error}")
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """A real Daphne serving the site on a free port, on a fresh database; REDIS_URL passes through,
+    so under CI the sockets go through the real Redis channel layer."""
+    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp, fresh_database(Path(tmp)) as database_url:
+        env = {
+            **os.environ,
+            "DEBUG": "1",  # the app's own urls serve /static/
+            "DATABASE_URL": database_url,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
+            "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+            "PYTHONUNBUFFERED": "1",
+        }
+        log = Path(tmp) / "daphne.log"
+        migrate = subprocess.run(
+            [BIN / "python", "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if migrate.returncode != 0:
+            pytest.fail(f"manage.py migrate failed for the e2e database:\n{migrate.stderr[-4000:]}")
+
+        port = free_port()
+        with log.open("wb") as output:
+            server = subprocess.Popen(
+                [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), "accordion_site.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while not port_answers(port):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"Daphne did not start on port {port}; its output ends with:\n{tail(log)}")
+                time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """Chromium from the system; package-scoped so that Playwright stops with the last e2e test
+    (see this module's docstring)."""
+    if not Path(CHROMIUM).exists():
+        unavailable(f"{CHROMIUM} is missing: install the chromium package (make check-system-deps)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """A fresh browser context for each test: its own cookies, so its own guest player. A script
+    error on the page fails the test."""
+    context = browser.new_context(base_url=site_url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"the page threw: {errors}"

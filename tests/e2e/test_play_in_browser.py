@@ -1,0 +1,196 @@
+"""A player in real Chromium against a real Daphne: start games from the home page, play by clicking
+piles, reload, end the game, and see the score the server verified."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from games.engine import legal_moves, replay
+
+pytestmark = pytest.mark.e2e
+
+WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
+PILE = '[data-testid="pile"]'
+API_POLL_TIMEOUT_S = 10
+# The board slides piles and flies the moved card over its neighbours (about 0.2 s). A click while
+# a card flies over the pile under the pointer is lost, so a player waits for the cards to land;
+# only endless effects (the glow of a lit target) may still run.
+CARDS_HAVE_LANDED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+# ---------------------------------------------------------------- what a player does
+
+
+def pile(page: Page, index: int) -> Locator:
+    return page.locator(f'{PILE}[data-index="{index}"]')
+
+
+def game_id(page: Page) -> int:
+    found = re.search(r"/games/(\d+)$", page.url)
+    assert found, f"not on a game page: {page.url}"
+    return int(found.group(1))
+
+
+def open_board(page: Page) -> int:
+    """Wait for a game page to draw its board; return the game's id."""
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator(PILE).first).to_be_visible()
+    return game_id(page)
+
+
+def start_code_game(page: Page, code: str) -> int:
+    page.goto("/")
+    page.get_by_test_id("code-input").fill(code)
+    page.get_by_test_id("code-submit").click()
+    game = open_board(page)
+    expect(page.locator(PILE)).to_have_count(52)
+    return game
+
+
+def play(page: Page, move: list[int]) -> None:
+    """Click pile `from`; if it has two places to go (both lit as targets), click pile `to`."""
+    source, target = move
+    count = page.locator(PILE).count()
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    pile(page, source).click()
+    if page.locator(f"{PILE}.target").count() == 2:
+        expect(pile(page, target)).to_have_class(re.compile(r"\btarget\b"))
+        pile(page, target).click()
+    expect(page.locator(PILE)).to_have_count(count - 1)
+
+
+def play_any_move(page: Page) -> None:
+    """Click the first bright (movable) pile, and the first lit target if it asks where to go."""
+    count = page.locator(PILE).count()
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    page.locator(f"{PILE}.movable").first.click()
+    targets = page.locator(f"{PILE}.target")
+    if targets.count():
+        targets.first.click()
+    expect(page.locator(PILE)).to_have_count(count - 1)
+
+
+def end_game(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("end-game").click()
+    expect(page.get_by_test_id("result")).to_be_visible()
+
+
+def board(page: Page) -> list[tuple[str | None, str | None]]:
+    """Every pile, left to right, as (top card, height)."""
+    return [(p.get_attribute("data-top"), p.get_attribute("data-height")) for p in page.locator(PILE).all()]
+
+
+def timer_seconds(page: Page) -> int:
+    *hours, minutes, seconds = (int(part) for part in page.get_by_test_id("timer").inner_text().split(":"))
+    return (hours[0] if hours else 0) * 3600 + minutes * 60 + seconds
+
+
+# ---------------------------------------------------------------- what the server says
+
+
+def api_game(page: Page, game: int) -> dict[str, Any]:
+    """GET /api/games/<id> in the page's own session (page.request shares the context's cookies)."""
+    response = page.request.get(f"/api/games/{game}")
+    assert response.ok, f"GET /api/games/{game}: {response.status} {response.text()}"
+    return response.json()  # type: ignore[no-any-return]
+
+
+def wait_for_server_moves(page: Page, game: int, count: int) -> dict[str, Any]:
+    """Poll the API until the server has stored `count` moves (they travel over the socket)."""
+    deadline = time.monotonic() + API_POLL_TIMEOUT_S
+    while True:
+        stored = api_game(page, game)
+        if len(stored["moves"]) == count or time.monotonic() > deadline:
+            return stored
+        page.wait_for_timeout(100)
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_a_player_wins_a_whole_game_by_clicking_and_sees_the_servers_score(page: Page) -> None:
+    # 51 animated moves take three times as long; the other tests play with the animations on.
+    page.emulate_media(reduced_motion="reduce")
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+
+    for move in WINNING_GAME["moves"]:
+        play(page, move)
+
+    expect(page.get_by_test_id("result")).to_contain_text("You won!")
+    shown = page.get_by_test_id("final-score")
+    expect(shown).to_have_text(re.compile(r"^\d+$"))
+    stored = api_game(page, game)
+    assert (stored["status"], stored["result"]["won"], stored["result"]["piles"]) == ("finished", True, 1)
+    assert int(shown.inner_text()) == stored["result"]["score"]
+    assert stored["moves"] == WINNING_GAME["moves"]
+
+
+def test_a_reload_mid_game_shows_the_same_board_and_a_clock_that_kept_running(page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    line = WINNING_GAME["moves"][:10]
+    for move in line:
+        play(page, move)
+    before = board(page)
+    stored = wait_for_server_moves(page, game, len(line))
+    assert stored["moves"] == line
+    expect(page.get_by_test_id("timer")).not_to_have_text("0:00")
+    seconds_before = timer_seconds(page)
+
+    page.reload()
+
+    expect(page.locator(PILE)).to_have_count(52 - len(line))
+    assert board(page) == before
+    expect(page.get_by_test_id("piles-count")).to_have_text(str(52 - len(line)))
+    assert timer_seconds(page) >= seconds_before >= 1
+    assert api_game(page, game)["started_at"] == stored["started_at"]
+
+
+def test_the_daily_deal_ends_with_the_verified_score_and_reopens_as_practice(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    ranked = open_board(page)
+    expect(page.locator('[data-role="ranked"]')).to_have_text("Ranked")
+    play_any_move(page)
+    play_any_move(page)
+
+    end_game(page)
+
+    stored = api_game(page, ranked)
+    assert (stored["ranked"], stored["status"]) == (True, "finished")
+    assert (stored["result"]["piles"], stored["result"]["score"]) == (50, 20)
+    expect(page.get_by_test_id("final-score")).to_have_text(str(stored["result"]["score"]))
+
+    # docs/api.md: once the ranked attempt is finished, the daily deal comes back as a practice game.
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    page.wait_for_url(re.compile(rf"/games/(?!{ranked}$)\d+$"))
+    practice = open_board(page)
+    expect(page.locator('[data-role="ranked"]')).to_have_text("Practice")
+    expect(page.locator(PILE)).to_have_count(52)
+    again = api_game(page, practice)
+    assert (again["mode"], again["ranked"], again["status"], again["moves"]) == ("daily", False, "playing", [])
+    assert again["deal"] == stored["deal"]
+
+
+def test_clicking_a_pile_that_cannot_move_changes_nothing(page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    movable = {source for source, _ in legal_moves(replay(WINNING_GAME["deal"], []))}
+    stuck = max(set(range(52)) - movable)
+    expect(pile(page, stuck)).not_to_have_class(re.compile(r"\bmovable\b"))
+
+    pile(page, stuck).click()
+
+    expect(page.get_by_test_id("status")).to_contain_text("That pile cannot move")
+    expect(page.locator(PILE)).to_have_count(52)
+    expect(page.get_by_test_id("piles-count")).to_have_text("52")
+    expect(page.locator(f"{PILE}.selected, {PILE}.target")).to_have_count(0)
+    assert api_game(page, game)["moves"] == []
