@@ -1,18 +1,17 @@
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.test import Client
 
 from accounts.models import Player
 from games.models import Game
+from tests.api_client import start
 
 pytestmark = pytest.mark.django_db
 
 
 def start_daily(client: Client) -> dict:
-    return client.post("/api/games", data=json.dumps({"mode": "daily"}), content_type="application/json").json()
+    return start(client, mode="daily")
 
 
 def test_a_first_game_makes_the_visitor_a_guest_player_with_a_nickname():
@@ -25,7 +24,7 @@ def test_a_first_game_makes_the_visitor_a_guest_player_with_a_nickname():
 def test_the_same_browser_stays_the_same_player_across_games():
     visitor = Client()
     start_daily(visitor)
-    visitor.post("/api/games", data=json.dumps({"mode": "new"}), content_type="application/json")
+    start(visitor, mode="new")
     assert Player.objects.count() == 1 and Game.objects.filter(player=Player.objects.get()).count() == 2
 
 

@@ -9,19 +9,9 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game
+from tests.api_client import post, start
 
 pytestmark = pytest.mark.django_db
-
-
-def post(client: Client, path: str, body: object) -> tuple[int, dict]:
-    response = client.post(path, data=json.dumps(body), content_type="application/json")
-    return response.status_code, response.json()
-
-
-def start(client: Client, **body: object) -> dict:
-    status, game = post(client, "/api/games", body)
-    assert status in (200, 201), game
-    return game
 
 
 def test_a_visitor_starts_the_daily_deal_as_a_guest_and_gets_the_game():

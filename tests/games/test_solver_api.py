@@ -6,24 +6,13 @@ import json
 import threading
 
 import pytest
-from django.test import Client
 
 from games import engine, solver_pool
 from games.engine import solver
 from games.models import Game
+from tests.api_client import post, start
 
 pytestmark = pytest.mark.django_db
-
-
-def post(client: Client, path: str, body: object) -> tuple[int, dict]:
-    response = client.post(path, data=json.dumps(body), content_type="application/json")
-    return response.status_code, response.json()
-
-
-def start(client: Client, **body: object) -> dict:
-    status, game = post(client, "/api/games", body)
-    assert status in (200, 201), game
-    return game
 
 
 def store_line(game_id: int, moves: list[list[int]]) -> None:
