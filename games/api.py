@@ -115,6 +115,7 @@ class GameHintApi(APIView):
                 "undo": advice.undo,
                 "ranked": game.ranked,
                 "hints": game.hints,
+                "version": game.version,
             }
         )
 

@@ -48,6 +48,7 @@ class GameSerializer(serializers.Serializer):
     piles = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
+    hints = serializers.IntegerField(help_text="Hints taken; a hinted game is unranked.")
     ws = serializers.CharField(help_text="The player's socket path.")
     result = ResultSerializer(allow_null=True)
 
@@ -86,6 +87,7 @@ def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
         "piles": game.piles,
         "status": game.status,
         "version": game.version,
+        "hints": game.hints,
         "ws": f"/ws/games/{game.pk}/",
         "result": game_result(game, rank=daily_rank(game=game)),
     }
@@ -107,6 +109,7 @@ class HintSerializer(serializers.Serializer):
     undo = serializers.IntegerField(allow_null=True)
     ranked = serializers.BooleanField()
     hints = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The game version the advice is about.")
 
 
 class WinnableSerializer(serializers.Serializer):

@@ -70,3 +70,21 @@ export function getGame(id) {
 export function finishGame(id, moves) {
   return request("POST", `/api/games/${encodeURIComponent(id)}/finish`, { moves });
 }
+
+/**
+ * POST /api/games/<id>/hint: advice for the position the server has stored. A ranked game answers
+ * 400 confirm_unranked unless acceptUnranked is true (a hint makes the game unranked for good).
+ */
+export function requestHint(id, acceptUnranked) {
+  return request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { accept_unranked: Boolean(acceptUnranked) });
+}
+
+/** GET /api/games/<id>/winnable: {status: "win"|"lost"|"unknown", version}; unranked games only. */
+export function getWinnable(id) {
+  return request("GET", `/api/games/${encodeURIComponent(id)}/winnable`);
+}
+
+/** GET /api/games/<id>/analysis: after the game, was the deal winnable and where was it lost. */
+export function getAnalysis(id) {
+  return request("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+}

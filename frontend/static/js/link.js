@@ -17,6 +17,9 @@
 // - Close codes 4000-4999 are the server's final word (not your game, no such game): no retry.
 // - Ending a game never depends on the socket: the board POSTs /finish with the whole line and the
 //   server replays it, so a win while offline, or End game at any time, is always recorded.
+// - "Settled" means live with nothing in flight: every move and undo the board made has been stored
+//   and acked, so the server's line is the board's line. Anything that asks the server about the
+//   position on screen (a hint, the still-winnable check) waits for that first: whenSettled().
 
 import { getGame } from "./api.js";
 
@@ -55,11 +58,41 @@ export class GameLink {
     this.adoptOnSync = false;
     this.stopped = false;
     this.version = -1; // the newest server version we know of (a GET or an ack)
+    this.waiters = []; // whenSettled() promises still waiting
     this.onOnline = () => this.reconnectNow();
   }
 
   get live() {
     return this.state === "live";
+  }
+
+  /** Live, with every move and undo sent so far acked: the server holds the board's line. */
+  get settled() {
+    return (
+      this.state === "live" &&
+      this.pending.length === 0 &&
+      !this.adoptOnSync &&
+      !this.syncing &&
+      this.socket !== null &&
+      this.socket.readyState === WebSocket.OPEN
+    );
+  }
+
+  /**
+   * Resolve true once the link is settled, false if it is stopped, refused, or not settled within
+   * timeoutMs (offline, or the server is slow to answer).
+   */
+  whenSettled(timeoutMs) {
+    if (this.settled) return Promise.resolve(true);
+    if (this.stopped || this.state === "refused") return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = { resolve, timer: 0 };
+      waiter.timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
   }
 
   start() {
@@ -77,6 +110,7 @@ export class GameLink {
     this.pending = [];
     if (socket) socket.close(1000);
     this.setState("closed");
+    this.answerWaiters();
   }
 
   sendMove(move) {
@@ -101,6 +135,27 @@ export class GameLink {
     if (this.state === state) return;
     this.state = state;
     this.options.onState?.(state);
+    this.checkWaiters();
+  }
+
+  // Checked in a microtask: a sync turns "live" just before it pushes the board's missing moves, and
+  // those go out in the same task, so a waiter must not be told "settled" in between.
+  checkWaiters() {
+    if (this.waiters.length) queueMicrotask(() => this.answerWaiters());
+  }
+
+  answerWaiters() {
+    if (this.waiters.length === 0) return;
+    let answer;
+    if (this.settled) answer = true;
+    else if (this.stopped || this.state === "refused") answer = false;
+    else return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(answer);
+    }
   }
 
   send(message) {
@@ -239,5 +294,6 @@ export class GameLink {
       if (typeof message.v === "number" && message.v > this.version && this.state === "live") this.resync();
     }
     if (this.adoptOnSync && this.state === "syncing") this.syncWhenDrained();
+    this.checkWaiters();
   }
 }
