@@ -44,6 +44,9 @@ def test_an_accepted_hint_gives_a_move_that_keeps_the_game_winnable_and_unranks_
     game = start(client, mode="daily")
     status, hint = post(client, f"/api/games/{game['id']}/hint", {"accept_unranked": True})
     assert status == 200 and hint["status"] == "move" and hint["ranked"] is False and hint["hints"] == 1
+    assert hint["version"] == game["version"]
+    reloaded = client.get(f"/api/games/{game['id']}").json()
+    assert reloaded["hints"] == 1 and reloaded["ranked"] is False
     after = engine.apply_move(engine.Position.from_deal(game["deal"]), hint["move"])
     assert solver.solve(after, time_limit=5).status == "win"
     post(client, f"/api/games/{game['id']}/finish", {"moves": [hint["move"]]})
