@@ -9,8 +9,8 @@ Only the top cards decide what can happen next, so a search state is the row of 
   covered only when nothing else will do; among the rest, leaps before slides, rightmost first;
 - two sound prunings (docs/solver.md gives the arguments): the row's cards must stay connected by
   shared suits and ranks, and at most one card may be impossible to cover;
-- restarts: runs with growing position budgets, each with another pair of protected ranks, all
-  sharing the dead table (a dead row is dead whatever the move order).
+- restarts: short runs, each protecting another pair of ranks, in rounds whose run budget doubles;
+  all runs share the dead table (a dead row is dead whatever the move order).
 
 The answers are exact: "win" comes with a line that replays, "lost" means the whole reachable space
 was searched. Budgets (time, positions, a cancel Event) turn into "unknown".
@@ -33,6 +33,7 @@ __all__ = [
     "DEFAULT_DEAD_TABLE_CAP",
     "HintResult",
     "SolveResult",
+    "Status",
     "first_losing_move",
     "hint",
     "solve",
@@ -42,17 +43,19 @@ __all__ = [
 # default bounds the table near 100 MB; one second of search stores well under 400,000 rows.
 DEFAULT_DEAD_TABLE_CAP = 1_000_000
 
-# Restart schedule: the first run may examine _FIRST_RUN positions, each later run _GROWTH times as
-# many as the one before. Measured in docs/solver.md.
-_FIRST_RUN = 2_000
-_GROWTH = 1.5
+# Restart schedule: runs go through every (sweeper, second) pair of protected ranks in turn, each
+# examining at most _RUN_POSITIONS positions in the first round, _GROWTH times as many in each
+# later round. Measured in docs/solver.md.
+_RUN_POSITIONS = 300
+_GROWTH = 2.0
+_SECOND_OFFSETS = (1, -1, 2, -2, 3)
 
 # How often (in positions examined) the clock and the cancel Event are looked at.
 _CHECK_EVERY = 512
 
 # The prunings only pay for themselves on short rows: longer rows never fail them in practice.
 _CONNECTED_CHECK_PILES = 14
-_UNCOVERABLE_CHECK_PILES = 20
+_UNCOVERABLE_CHECK_PILES = 12
 
 # Ordering keys: a move's key is _PROTECT[level] + (_SLIDE if a slide) + (63 - source index);
 # smaller keys are tried first.
@@ -140,13 +143,18 @@ def _rank_order(row: bytes) -> list[int]:
 
 
 def _protection_pairs(ranks: list[int]) -> list[tuple[int, int]]:
-    """The (sweeper, second) rank pairs tried by successive runs, cycling through the row's ranks."""
-    if not ranks:
-        return [(-1, -1)]
-    if len(ranks) == 1:
-        return [(ranks[0], -1)]
+    """The (sweeper, second) rank pairs that successive runs protect: each rank in turn as the sweeper
+    (best first), and as the second the ranks at _SECOND_OFFSETS from it in `ranks` (the next, the
+    previous, ...). -1 protects nothing (rows with a single rank)."""
     count = len(ranks)
-    return [(ranks[k], ranks[(k + 1) % count]) for k in range(count)]
+    pairs: list[tuple[int, int]] = []
+    for k, sweeper in enumerate(ranks):
+        for offset in _SECOND_OFFSETS:
+            second = ranks[(k + offset) % count]
+            pair = (sweeper, second if second != sweeper else -1)
+            if pair not in pairs:
+                pairs.append(pair)
+    return pairs or [(-1, -1)]
 
 
 class _Search:
@@ -190,7 +198,6 @@ class _Search:
         self.check()
         distinct = len(set(row)) == len(row)
         pairs = _protection_pairs(_rank_order(row))
-        run_budget = float(_FIRST_RUN)
         run = 0
         while True:
             sweeper, second = pairs[run % len(pairs)]
@@ -198,11 +205,11 @@ class _Search:
                 _PROTECT[2] if code % 13 == sweeper else _PROTECT[1] if code % 13 == second else _PROTECT[0]
                 for code in range(52)
             ]
+            run_budget = int(_RUN_POSITIONS * _GROWTH ** (run // len(pairs)))
             try:
-                return self._run(row, protect, int(run_budget), distinct)
+                return self._run(row, protect, run_budget, distinct)
             except _RunOver:
                 run += 1
-                run_budget *= _GROWTH
 
     def _run(self, start: bytes, protect: list[int], run_budget: int, distinct: bool) -> list[Move] | None:
         """One depth-first search with one move ordering; raise _RunOver past `run_budget` positions."""
@@ -211,9 +218,10 @@ class _Search:
         cap = self.cap
         neighbours = _NEIGHBOURS
         suit_flag = _SUIT_FLAG
+        connected = _connected
         # The prunings read the set of cards present as a 52-bit int; with repeated cards (never in a
         # real game, but a Position may be built by hand) that set says too little, so they are off.
-        connected_piles = _CONNECTED_CHECK_PILES if distinct else 0
+        connected_piles = _CONNECTED_CHECK_PILES + 1 if distinct else 0
         uncoverable_piles = _UNCOVERABLE_CHECK_PILES if distinct else 0
         run_end = self.positions + run_budget
         hard_end = run_end if self.max_positions is None else min(run_end, self.max_positions)
@@ -221,30 +229,23 @@ class _Search:
         next_check = min(positions + _CHECK_EVERY, hard_end)
         path: list[Move] = []
 
-        def mark_dead(row: bytes) -> None:
-            if len(dead) >= cap:
-                dead.clear()
-            dead.add(row)
-
         def dfs(row: bytes, present: int) -> bool:
+            # `row` is not dead, not won, and connected (its parent checked).
             nonlocal positions, next_check
-            n = len(row)
             positions += 1
             if positions > next_check:
                 self.positions = positions - 1
+                self.check()
                 if positions > hard_end:
                     if self.max_positions is not None and positions > self.max_positions:
                         raise _OutOfBudget
                     raise _RunOver
-                self.check()
                 next_check = min(positions + _CHECK_EVERY, hard_end)
-            if n <= connected_piles and not _connected(present):
-                mark_dead(row)
-                return False
+            n = len(row)
             if n <= uncoverable_piles:
-                # A card with no match to its right can only be covered after it leaps over a
-                # match (landing on another): it needs two matches to its left and room to leap.
-                # Two cards that can never be covered cannot both vanish: the row is lost.
+                # A card with no match to its right can only be covered after it leaps over a match
+                # (landing on another): it needs two matches to its left and room to leap. Two cards
+                # that can never be covered cannot both vanish, so such a row is lost.
                 right = 0
                 suits = 0
                 stuck = 0
@@ -255,7 +256,9 @@ class _Search:
                     ):
                         stuck += 1
                         if stuck == 2:
-                            mark_dead(row)
+                            if len(dead) >= cap:
+                                dead.clear()
+                            dead.add(row)
                             return False
                     right |= 1 << card
                     suits |= suit_flag[card]
@@ -263,15 +266,19 @@ class _Search:
                         break
             keys = [
                 protect[left] + 127 - index
-                for index, card, left in zip(range(1, n), row[1:], row)
+                for index, card, left in zip(range(1, n), row[1:], row, strict=False)
                 if match[card * 52 + left]
             ]
             keys += [
                 protect[left] + 63 - index
-                for index, card, left in zip(range(3, n + 3), row[3:], row)
+                for index, card, left in zip(range(3, n), row[3:], row, strict=False)
                 if match[card * 52 + left]
             ]
             keys.sort()
+            if n == 2 and keys:
+                path.append((1, 0))
+                return True
+            check_children = n <= connected_piles
             for key in keys:
                 index = 63 - (key & 63)
                 if key & _SLIDE:
@@ -280,19 +287,24 @@ class _Search:
                 else:
                     target = index - 3
                     child = row[:target] + row[index : index + 1] + row[target + 1 : index] + row[index + 1 :]
-                if len(child) == 1:
-                    path.append((index, target))
-                    return True
                 if child in dead:
                     continue
-                if dfs(child, present & ~(1 << row[target])):
+                child_present = present & ~(1 << row[target])
+                if check_children and not connected(child_present):
+                    continue
+                if dfs(child, child_present):
                     path.append((index, target))
                     return True
-            mark_dead(row)
+            if len(dead) >= cap:
+                dead.clear()
+            dead.add(row)
             return False
 
+        present = _present(start)
+        if distinct and not _connected(present):
+            return None
         try:
-            won = dfs(start, _present(start))
+            won = dfs(start, present)
         finally:
             self.positions = min(positions, hard_end)
         if won:
@@ -309,24 +321,34 @@ def _present(row: bytes) -> int:
 
 
 def _connected(present: int) -> bool:
-    """Whether the cards in `present` form one group when cards sharing a suit or rank are linked.
-
-    Cards never change and moves only link matching cards, covering one of them, so two groups
-    stay apart forever and each keeps a card: such a row can never come down to one pile.
-    Suits are joined through the ranks they share; the row is connected when every suit with cards
-    is reached from the first one.
-    """
-    groups = [bits for bits in (present & 8191, (present >> 13) & 8191, (present >> 26) & 8191, present >> 39) if bits]
-    reached = groups.pop()
-    while groups:
-        for bits in groups:
-            if bits & reached:
-                reached |= bits
-                groups.remove(bits)
-                break
-        else:
-            return False
-    return True
+    """Whether the cards in `present` form one group when cards sharing a suit or rank are linked."""
+    a = present & 8191
+    b = (present >> 13) & 8191
+    c = (present >> 26) & 8191
+    d = present >> 39
+    if a:
+        reached = a
+        if b & reached:
+            reached |= b
+        if c & reached:
+            reached |= c
+        if d & reached:
+            reached |= d
+        if b & reached:
+            reached |= b
+        if c & reached:
+            reached |= c
+        return not ((b and not b & reached) or (c and not c & reached) or (d and not d & reached))
+    if b:
+        reached = b
+        if c & reached:
+            reached |= c
+        if d & reached:
+            reached |= d
+        if c & reached:
+            reached |= c
+        return not ((c and not c & reached) or (d and not d & reached))
+    return not (c and d and not c & d)
 
 
 def solve(
