@@ -4,51 +4,17 @@ panel tells whether the deal could be won and replays a winning line on the boar
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
+
+from .player import PILE, api_game, open_board, play, start_code_game
 
 pytestmark = pytest.mark.e2e
 
-PILE = '[data-testid="pile"]'
 HINTED = f"{PILE}.hinted"
 CODE = "2222-2222"
 # The solver runs in a process pool that starts on first use: the first answer may take a while.
 SOLVER_TIMEOUT_MS = 20_000
-# The board slides piles and flies the moved card (about 0.2 s); a click lands once they have stopped.
-CARDS_HAVE_LANDED = """() => document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
-
-
-def pile(page: Page, index: int) -> Locator:
-    return page.locator(f'{PILE}[data-index="{index}"]')
-
-
-def open_board(page: Page) -> int:
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    expect(page.locator(PILE)).to_have_count(52)
-    found = re.search(r"/games/(\d+)$", page.url)
-    assert found
-    return int(found.group(1))
-
-
-def start_code_game(page: Page, code: str) -> int:
-    page.goto("/")
-    page.get_by_test_id("code-input").fill(code)
-    page.get_by_test_id("code-submit").click()
-    return open_board(page)
-
-
-def play(page: Page, source: int, target: int) -> None:
-    """Click pile `source`; when it has two places to go, click pile `target` too."""
-    count = page.locator(PILE).count()
-    page.wait_for_function(CARDS_HAVE_LANDED)
-    pile(page, source).click()
-    if page.locator(f"{PILE}.target").count() == 2:
-        pile(page, target).click()
-    expect(page.locator(PILE)).to_have_count(count - 1)
 
 
 def hinted_move(page: Page) -> tuple[int, int]:
@@ -58,12 +24,6 @@ def hinted_move(page: Page) -> tuple[int, int]:
     target = page.locator(f'{HINTED}[data-hint="to"]').get_attribute("data-index")
     assert source is not None and target is not None
     return int(source), int(target)
-
-
-def api_game(page: Page, game: int) -> dict[str, Any]:
-    response = page.request.get(f"/api/games/{game}")
-    assert response.ok, f"GET /api/games/{game}: {response.status} {response.text()}"
-    return response.json()  # type: ignore[no-any-return]
 
 
 def test_a_hint_lights_a_move_and_playing_it_keeps_the_game_winnable(page: Page) -> None:
@@ -76,7 +36,7 @@ def test_a_hint_lights_a_move_and_playing_it_keeps_the_game_winnable(page: Page)
     expect(page.get_by_test_id("hint-message")).to_contain_text("Try moving the")
     expect(page.locator('[data-role="ranked"]')).to_have_text("Unranked")
 
-    play(page, source, target)
+    play(page, (source, target))
 
     expect(page.locator(HINTED)).to_have_count(0)
     expect(page.get_by_test_id("hint-message")).to_be_hidden()
@@ -112,7 +72,7 @@ def test_a_hint_in_the_ranked_daily_game_asks_first_then_makes_it_unranked(page:
 def test_after_ending_early_the_result_shows_the_analysis_and_replays_a_winning_line(page: Page) -> None:
     start_code_game(page, CODE)
     for source, target in ([2, 1], [4, 1], [6, 3]):
-        play(page, source, target)
+        play(page, (source, target))
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_test_id("end-game").click()
 

@@ -10,61 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.engine import legal_moves, replay
+
+from .player import CARDS_HAVE_LANDED, PILE, api_game, end_game, open_board, pile, play, start_code_game
 
 pytestmark = pytest.mark.e2e
 
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
-PILE = '[data-testid="pile"]'
 API_POLL_TIMEOUT_S = 10
-# The board slides piles and flies the moved card over its neighbours (about 0.2 s). A click while
-# a card flies over the pile under the pointer is lost, so a player waits for the cards to land;
-# only endless effects (the glow of a lit target) may still run.
-CARDS_HAVE_LANDED = """() => document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 # ---------------------------------------------------------------- what a player does
-
-
-def pile(page: Page, index: int) -> Locator:
-    return page.locator(f'{PILE}[data-index="{index}"]')
-
-
-def game_id(page: Page) -> int:
-    found = re.search(r"/games/(\d+)$", page.url)
-    assert found, f"not on a game page: {page.url}"
-    return int(found.group(1))
-
-
-def open_board(page: Page) -> int:
-    """Wait for a game page to draw its board; return the game's id."""
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    expect(page.locator(PILE).first).to_be_visible()
-    return game_id(page)
-
-
-def start_code_game(page: Page, code: str) -> int:
-    page.goto("/")
-    page.get_by_test_id("code-input").fill(code)
-    page.get_by_test_id("code-submit").click()
-    game = open_board(page)
-    expect(page.locator(PILE)).to_have_count(52)
-    return game
-
-
-def play(page: Page, move: list[int]) -> None:
-    """Click pile `from`; if it has two places to go (both lit as targets), click pile `to`."""
-    source, target = move
-    count = page.locator(PILE).count()
-    page.wait_for_function(CARDS_HAVE_LANDED)
-    pile(page, source).click()
-    if page.locator(f"{PILE}.target").count() == 2:
-        expect(pile(page, target)).to_have_class(re.compile(r"\btarget\b"))
-        pile(page, target).click()
-    expect(page.locator(PILE)).to_have_count(count - 1)
 
 
 def play_any_move(page: Page) -> None:
@@ -78,12 +36,6 @@ def play_any_move(page: Page) -> None:
     expect(page.locator(PILE)).to_have_count(count - 1)
 
 
-def end_game(page: Page) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_test_id("end-game").click()
-    expect(page.get_by_test_id("result")).to_be_visible()
-
-
 def board(page: Page) -> list[tuple[str | None, str | None]]:
     """Every pile, left to right, as (top card, height)."""
     return [(p.get_attribute("data-top"), p.get_attribute("data-height")) for p in page.locator(PILE).all()]
@@ -95,13 +47,6 @@ def timer_seconds(page: Page) -> int:
 
 
 # ---------------------------------------------------------------- what the server says
-
-
-def api_game(page: Page, game: int) -> dict[str, Any]:
-    """GET /api/games/<id> in the page's own session (page.request shares the context's cookies)."""
-    response = page.request.get(f"/api/games/{game}")
-    assert response.ok, f"GET /api/games/{game}: {response.status} {response.text()}"
-    return response.json()  # type: ignore[no-any-return]
 
 
 def wait_for_server_moves(page: Page, game: int, count: int) -> dict[str, Any]:
