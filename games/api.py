@@ -140,7 +140,9 @@ class GameAnalysisApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
-        game, found = selectors.game_analysis(game_id=game_id, player=_player_or_none(request), today=now.date())
+        player = _player_or_none(request)
+        requester = f"player:{player.pk}" if player else f"address:{request.META.get('REMOTE_ADDR', '')}"
+        game, found = selectors.game_analysis(game_id=game_id, player=player, requester=requester, today=now.date())
         withheld = game.deal.daily_date is not None and game.deal.daily_date >= now.date()
         return Response(
             {

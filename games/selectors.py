@@ -54,22 +54,23 @@ def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
         raise GameError("the still-winnable indicator is for unranked games only")
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"game {game_id} is finished: see its analysis instead")
-    solver_rate_limit(player_id=player.pk)
+    solver_rate_limit(requester=f"player:{player.pk}")
     time_limit = settings.SOLVER_TIME_LIMIT
     status = solver_run(analysis.position_status, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     return game, status
 
 
-def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:
-    """The after-game analysis of a finished game the reader may see. Winning lines of a daily deal
-    are withheld (None) until that date is over."""
+def game_analysis(
+    *, game_id: int, player: Player | None, requester: str, today: datetime.date
+) -> tuple[Game, analysis.LineAnalysis]:
+    """The after-game analysis of a finished game the reader may see, counted against `requester`'s
+    solver allowance. Winning lines of a daily deal are withheld (None) until that date is over."""
     game = game_get(game_id=game_id)
     if not game_visible_to(game=game, player=player, today=today):
         raise GameNotFound(f"there is no game {game_id} you can see")
     if game.status != Game.Status.FINISHED:
         raise GameError(f"game {game_id} is still being played: the analysis comes after the game")
-    if player is not None:
-        solver_rate_limit(player_id=player.pk)
+    solver_rate_limit(requester=requester)
     time_limit = settings.SOLVER_TIME_LIMIT
     found = solver_run(
         analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit

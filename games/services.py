@@ -168,7 +168,7 @@ def game_hint(*, game_id: int, player: Player, accept_unranked: bool) -> tuple[G
         raise GameFinished(f"game {game_id} is finished: no hints")
     if game.ranked and not accept_unranked:
         raise NeedsUnrankedConsent("a hint makes this game unranked for good: confirm with accept_unranked")
-    solver_rate_limit(player_id=player.pk)
+    solver_rate_limit(requester=f"player:{player.pk}")
     time_limit = settings.SOLVER_TIME_LIMIT
     # The search runs outside any transaction: the game row is not locked while the solver works.
     advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)

@@ -71,9 +71,10 @@ def solver_run(function: Callable[..., Result], *args: Any, time_limit: float) -
         raise SolverBusy("the solver is restarting: try again in a moment") from error
 
 
-def solver_rate_limit(*, player_id: int) -> None:
-    """Count one solver request for the player; raise TooManyRequests past the per-minute allowance."""
-    key = f"solver-requests:{player_id}"
+def solver_rate_limit(*, requester: str) -> None:
+    """Count one solver request for `requester` ("player:<id>", or "address:<ip>" for a visitor who
+    has not played); raise TooManyRequests past the per-minute allowance."""
+    key = f"solver-requests:{requester}"
     cache.add(key, 0, timeout=60)
     try:
         count = cache.incr(key)

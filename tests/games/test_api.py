@@ -120,9 +120,10 @@ def test_finishing_someone_elses_game_is_forbidden(client, other_client, winning
     assert Game.objects.get(pk=game["id"]).status == "playing"
 
 
-def test_a_game_that_does_not_exist_is_a_404(client):
-    response = client.get("/api/games/987654")
-    assert response.status_code == 404 and "987654" in response.json()["error"]
+@pytest.mark.parametrize("game_id", ["987654", "9" * 30])
+def test_a_game_that_does_not_exist_is_a_404(client, game_id):
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 404 and game_id in response.json()["error"]
 
 
 def test_malformed_json_is_a_400_with_a_message(client):

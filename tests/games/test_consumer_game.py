@@ -144,8 +144,9 @@ async def test_a_visitor_without_a_session_cannot_connect(code_game):
     assert not accepted and close_code == 4403
 
 
-async def test_a_socket_for_a_missing_game_is_closed_with_4404(player):
-    socket = await game_socket(424242, player)
+@pytest.mark.parametrize("game_id", [424242, 10**30])
+async def test_a_socket_for_a_missing_game_is_closed_with_4404(player, game_id):
+    socket = await game_socket(game_id, player)
     accepted, close_code = await socket.connect()
     assert not accepted and close_code == 4404
 

@@ -150,3 +150,13 @@ def test_no_analysis_while_the_game_is_being_played(client, winning_game):
     game = start(client, mode="code", code=winning_game["deal_code"])
     response = client.get(f"/api/games/{game['id']}/analysis")
     assert response.status_code == 400 and "after the game" in response.json()["error"]
+
+
+def test_visitors_without_a_game_are_rate_limited_by_address_on_analyses(client, winning_game, settings):
+    settings.SOLVER_REQUESTS_PER_MINUTE = 1
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    post(client, f"/api/games/{game['id']}/finish", {"moves": winning_game["moves"]})
+    visitor = Client()
+    assert visitor.get(f"/api/games/{game['id']}/analysis").status_code == 200
+    assert visitor.get(f"/api/games/{game['id']}/analysis").status_code == 429
+    assert client.get(f"/api/games/{game['id']}/analysis").status_code == 200  # the player's own allowance
