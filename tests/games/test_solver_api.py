@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+from django.test import Client
 
 from games import engine, solver_pool
 from games.engine import solver
