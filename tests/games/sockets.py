@@ -26,3 +26,10 @@ async def game_socket(game_id: int, player: Player | None, *, origin: bytes = AL
     """An unconnected communicator for /ws/games/<id>/ carrying `player`'s session."""
     headers = [(b"origin", origin), (b"cookie", await session_cookie_for(player))]
     return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+
+
+async def refusal_code(socket: WebsocketCommunicator) -> int | None:
+    """Connect a socket the server should refuse; return its close code (None if it accepted)."""
+    accepted, close_code = await socket.connect()
+    await socket.disconnect()  # as Daphne does after a refusal, so the consumer ends cleanly
+    return None if accepted else close_code
