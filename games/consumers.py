@@ -24,6 +24,9 @@ logger = logging.getLogger(__name__)
 # Close codes (4000-4999 are the application's): the client should not retry these.
 CLOSE_NOT_YOUR_GAME = 4403
 CLOSE_NO_SUCH_GAME = 4404
+CLOSE_FLOODING = 4429
+# Refused messages over the rate a socket may send before the server hangs up on it.
+FLOOD_STRIKES = 100
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -36,6 +39,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("socket for game %s refused: %s", self.game_id, error.message)
             await self.close(code=CLOSE_NO_SUCH_GAME if error.status == 404 else CLOSE_NOT_YOUR_GAME)
             return
+        self.rate = protocol.MessageRate()
+        self.strikes = 0
         self.group = f"game.{self.game_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -45,6 +50,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.allow():
+            await self._refuse_flood()
+            return
         try:
             message = protocol.parse_client_message(text_data)
         except protocol.ProtocolError as error:
@@ -63,6 +71,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_send(
             self.group, {"type": "game.changed", "event": protocol.changed(version=answer["v"], piles=answer["piles"])}
         )
+
+    async def _refuse_flood(self) -> None:
+        self.strikes += 1
+        if self.strikes >= FLOOD_STRIKES:
+            logger.warning("game %s: socket closed for flooding", self.game_id)
+            await self.close(code=CLOSE_FLOODING)
+            return
+        await self._send(protocol.reject(n=None, error="too many messages: slow down", code="rate_limited"))
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         await self._send(message["event"])

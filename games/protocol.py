@@ -7,11 +7,42 @@ runs, so the services never see junk from the wire.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 # A move message is about 40 bytes; anything near this is junk or abuse.
 MAX_MESSAGE_BYTES = 1024
+
+
+# A person taps a few times a second; a client replaying queued moves after a reconnect sends bursts.
+MESSAGES_PER_SECOND = 20.0
+MESSAGE_BURST = 60
+
+
+@dataclass(slots=True)
+class MessageRate:
+    """A token bucket per socket: `per_second` messages a second on average, `burst` at once."""
+
+    per_second: float = MESSAGES_PER_SECOND
+    burst: int = MESSAGE_BURST
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    last: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+        self.last = self.clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 class ProtocolError(ValueError):
