@@ -77,9 +77,7 @@ class GameFinishApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(GameFinishInputSerializer, request.data)
         now = timezone.now()
-        game = services.game_finish(
-            game_id=game_id, player=player_for_session(session=request.session), moves=data["moves"], now=now
-        )
+        game = services.game_finish(game_id=game_id, player=_own_player(request), moves=data["moves"], now=now)
         return Response(game_payload(game, now=now))
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Player
 from games import engine
 from games.models import Game
 from tests.api_client import post, start
@@ -167,3 +168,11 @@ def test_the_api_docs_page_is_served_without_a_cdn(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200
     assert b"swagger-ui" in response.content and b"cdn" not in response.content.lower()
+
+
+def test_a_visitor_who_never_played_cannot_finish_a_game_and_becomes_no_player(client, winning_game):
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    players_before = Player.objects.count()
+    status, error = post(Client(), f"/api/games/{game['id']}/finish", {"moves": []})
+    assert status == 403 and error["code"] == "not_your_game"
+    assert Player.objects.count() == players_before
