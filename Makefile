@@ -44,6 +44,7 @@ test: $(VENV)/.installed-dev check-system-deps lint
 bench: $(VENV)/.installed-run
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/hints.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
