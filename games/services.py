@@ -17,13 +17,14 @@ from .errors import (
     GameChanged,
     GameError,
     GameFinished,
+    GameNotFound,
     IllegalMoveError,
     NeedsUnrankedConsent,
     NothingToUndo,
     NotYourGame,
 )
 from .models import Deal, Game
-from .selectors import game_get, game_get_for_player
+from .selectors import game_get_for_player
 from .solver_pool import solver_rate_limit, solver_run
 
 logger = logging.getLogger(__name__)
@@ -85,8 +86,11 @@ def game_start(*, player: Player, mode: str, code: str | None = None, now: datet
 
 
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
-    game_get(game_id=game_id)  # GameNotFound before taking any lock
-    game = Game.objects.select_for_update().select_related("deal").get(pk=game_id)
+    # of=("self",): lock the game row only. Locking the joined deal too would make every player of
+    # the day's deal wait for each other's moves.
+    game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(f"there is no game {game_id}")
     if game.player_id != player.pk:
         raise NotYourGame(f"game {game_id} belongs to another player")
     return game

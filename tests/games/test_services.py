@@ -3,6 +3,8 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
 from games import engine
@@ -171,3 +173,16 @@ def test_nobody_can_move_undo_or_finish_someone_elses_game(player, other_player,
     with pytest.raises(NotYourGame):
         game_finish(game_id=game.pk, player=other_player, moves=[], now=NOON)
     assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_a_move_locks_only_its_own_game_so_players_of_the_same_deal_never_wait_for_each_other(
+    player, other_player, winning_game
+):
+    if not connection.features.has_select_for_update_of:
+        pytest.skip("this database has no row locks to take (SQLite)")
+    start_code_game(other_player, winning_game["deal_code"])
+    game = start_code_game(player, winning_game["deal_code"])
+    with CaptureQueriesContext(connection) as queries:
+        game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
+    locks = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
+    assert locks and all('FOR UPDATE OF "games_game"' in sql for sql in locks)
