@@ -141,14 +141,13 @@ class GameAnalysisApi(APIView):
         player = _player_or_none(request)
         requester = f"player:{player.pk}" if player else f"address:{request.META.get('REMOTE_ADDR', '')}"
         game, found = selectors.game_analysis(game_id=game_id, player=player, requester=requester, today=now.date())
-        withheld = game.deal.daily_date is not None and game.deal.daily_date >= now.date()
         return Response(
             {
                 "deal_winnable": {"win": True, "lost": False}.get(found.deal_status),
                 "deal_line": _as_lists(found.deal_line),
                 "first_losing_move": found.first_losing_move,
                 "line_from_there": _as_lists(found.line_from_there),
-                "withheld": withheld,
+                "withheld": selectors.winning_lines_withheld(game=game, today=now.date()),
             }
         )
 

@@ -60,6 +60,11 @@ def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
     return game, status
 
 
+def winning_lines_withheld(*, game: Game, today: datetime.date) -> bool:
+    """A daily deal's winning lines reach no client before its date is over (UTC)."""
+    return game.deal.daily_date is not None and game.deal.daily_date >= today
+
+
 def game_analysis(
     *, game_id: int, player: Player | None, requester: str, today: datetime.date
 ) -> tuple[Game, analysis.LineAnalysis]:
@@ -75,6 +80,6 @@ def game_analysis(
     found = solver_run(
         analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit
     )
-    if game.deal.daily_date is not None and game.deal.daily_date >= today:
+    if winning_lines_withheld(game=game, today=today):
         found = dataclasses.replace(found, deal_line=None, line_from_there=None)
     return game, found
