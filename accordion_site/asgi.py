@@ -1,5 +1,5 @@
 """ASGI entry point: HTTP goes to Django, /ws/ sockets to Channels consumers behind origin and
-session checks."""
+session checks, with the session's player resolved once per socket (scope["player"])."""
 
 import os
 
@@ -12,11 +12,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.middleware import PlayerMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(PlayerMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )

@@ -88,12 +88,20 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
-    )
-}
+DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+# Socket consumers run their database work on this many threads per process (accordion_site/db.py),
+# concurrently, instead of on Channels' one shared thread.
+DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg's pool: each database call borrows a connection and gives it back. Its size bounds a
+    # process's connections: the database threads, the request thread, and some slack.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", str(DATABASE_THREADS + 4))),
+            "timeout": 10,
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -118,7 +126,8 @@ else:
 
 # Solver work (hints, "still winnable?", after-game analysis) runs in a process pool of this many
 # workers; at most SOLVER_MAX_JOBS jobs are in flight per web process, and past that callers are told
-# to try again rather than queue. Each player may ask SOLVER_REQUESTS_PER_MINUTE times a minute.
+# to try again rather than queue. Each player may ask SOLVER_REQUESTS_PER_MINUTE times a minute (the
+# "solver" throttle of games/throttles.py reads it on every request).
 SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
 SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
 SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
@@ -160,7 +169,16 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "accordion_site.api_errors.exception_handler",
+    # Throttles key visitors by client address: the number of proxies in front of Daphne that append to
+    # X-Forwarded-For (0 = trust only the connection's address, which a client cannot forge).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    "DEFAULT_THROTTLE_RATES": {
+        # Sign-up, login and password attempts (accounts/throttles.py): per client address, and per
+        # nickname from any address, so guessing one account's password stays slow.
+        "accounts_address": os.environ.get("ACCOUNTS_ADDRESS_RATE", "20/minute"),
+        "accounts_nickname": os.environ.get("ACCOUNTS_NICKNAME_RATE", "30/hour"),
+    },
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -168,6 +186,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Accordion Live API",
     "DESCRIPTION": "Games, server-verified results and leaderboards. Sockets are described in docs/api.md.",
     "VERSION": "1.0.0",
+    # 3.1: a nullable field is JSON Schema ("type": ["integer", "null"]), so responses validate against it.
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

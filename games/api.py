@@ -1,4 +1,4 @@
-"""REST endpoints for games: parse, call one service or selector, answer."""
+"""REST endpoints for games: parse, call one service or selector, answer through an output serializer."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accordion_site.api_errors import ErrorSerializer
 from accounts.models import Player
 from accounts.selectors import player_from_session
 from accounts.services import player_for_session
@@ -19,7 +20,6 @@ from . import selectors, services
 from .errors import GameNotFound, NotYourGame
 from .serializers import (
     AnalysisSerializer,
-    ErrorSerializer,
     GameFinishInputSerializer,
     GameSerializer,
     GameStartInputSerializer,
@@ -28,6 +28,7 @@ from .serializers import (
     WinnableSerializer,
     game_payload,
 )
+from .throttles import SolverRateThrottle
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -36,11 +37,23 @@ def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
     return serializer.validated_data  # type: ignore[no-any-return]
 
 
+def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+    """The error answers an operation can give, for the schema: all share the one error shape."""
+    return dict.fromkeys(statuses, ErrorSerializer)
+
+
+class SolverApi(APIView):
+    """An endpoint that runs the solver: counted against the session's per-minute solver allowance,
+    checked before the view runs, so a refused request reaches no service."""
+
+    throttle_classes = [SolverRateThrottle]
+
+
 class GameStartApi(APIView):
     @extend_schema(
         operation_id="games_start",
         request=GameStartInputSerializer,
-        responses={201: GameSerializer, 200: GameSerializer, 400: ErrorSerializer},
+        responses={201: GameSerializer, 200: GameSerializer, **_refusals(400, 403, 413)},
         description="Start a game. Daily resumes the player's unfinished attempt (200) with its original clock.",
     )
     def post(self, request: Request) -> Response:
@@ -54,7 +67,7 @@ class GameStartApi(APIView):
 class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_get",
-        responses={200: GameSerializer, 404: ErrorSerializer},
+        responses={200: GameSerializer, **_refusals(404)},
         description="A game: your own at any time; anyone's once finished (a replay), except today's daily "
         "games before you have finished your own daily attempt.",
     )
@@ -70,7 +83,7 @@ class GameFinishApi(APIView):
     @extend_schema(
         operation_id="games_finish",
         request=GameFinishInputSerializer,
-        responses={200: GameSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={200: GameSerializer, **_refusals(400, 403, 404, 413)},
         description="Replay the whole move line from the deal and store the verified result. A 400 names the "
         "first illegal move (`index`). Finishing a finished game answers with its stored result.",
     )
@@ -85,18 +98,11 @@ def _player_or_none(request: Request) -> Player | None:
     return player_from_session(request.session)
 
 
-class GameHintApi(APIView):
+class GameHintApi(SolverApi):
     @extend_schema(
         operation_id="games_hint",
         request=HintInputSerializer,
-        responses={
-            200: HintSerializer,
-            400: ErrorSerializer,
-            403: ErrorSerializer,
-            409: ErrorSerializer,
-            429: ErrorSerializer,
-            503: ErrorSerializer,
-        },
+        responses={200: HintSerializer, **_refusals(400, 403, 404, 409, 429, 503)},
         description="One move that keeps the game winnable, or how many moves to undo. Any hint makes the game "
         "unranked for good: a ranked game answers 400 `confirm_unranked` unless `accept_unranked` is true. "
         "429 past the per-minute allowance, 503 when the solver is busy: try again.",
@@ -104,56 +110,48 @@ class GameHintApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(HintInputSerializer, request.data)
         game, advice = services.game_hint(
-            game_id=game_id, player=_own_player(request), accept_unranked=data["accept_unranked"]
+            game_id=game_id, player=_own_player(request), accept_unranked=data["accept_unranked"], now=timezone.now()
         )
-        return Response(
-            {
-                "status": advice.status,
-                "move": list(advice.move) if advice.move else None,
-                "undo": advice.undo,
-                "ranked": game.ranked,
-                "hints": game.hints,
-                "version": game.version,
-            }
-        )
+        hint = {
+            "status": advice.status,
+            "move": advice.move,
+            "undo": advice.undo,
+            "ranked": game.ranked,
+            "hints": game.hints,
+            "version": game.version,
+        }
+        return Response(HintSerializer(hint).data)
 
 
-class GameWinnableApi(APIView):
+class GameWinnableApi(SolverApi):
     @extend_schema(
         operation_id="games_winnable",
-        responses={200: WinnableSerializer, 400: ErrorSerializer, 429: ErrorSerializer, 503: ErrorSerializer},
+        responses={200: WinnableSerializer, **_refusals(400, 403, 404, 409, 429, 503)},
         description="Whether the current position of your unranked game can still be won.",
     )
     def get(self, request: Request, game_id: int) -> Response:
         game, status_found = selectors.game_winnable(game_id=game_id, player=_own_player(request))
-        return Response({"status": status_found, "version": game.version})
+        return Response(WinnableSerializer({"status": status_found, "version": game.version}).data)
 
 
-class GameAnalysisApi(APIView):
+class GameAnalysisApi(SolverApi):
     @extend_schema(
         operation_id="games_analysis",
-        responses={200: AnalysisSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 503: ErrorSerializer},
+        responses={200: AnalysisSerializer, **_refusals(400, 404, 429, 503)},
         description="After the game: was the deal winnable, the first move after which the game was lost, and "
         "winning lines from the deal and from before that move (withheld for a daily deal until its date is over).",
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
-        player = _player_or_none(request)
-        requester = f"player:{player.pk}" if player else f"address:{request.META.get('REMOTE_ADDR', '')}"
-        game, found = selectors.game_analysis(game_id=game_id, player=player, requester=requester, today=now.date())
-        return Response(
-            {
-                "deal_winnable": {"win": True, "lost": False}.get(found.deal_status),
-                "deal_line": _as_lists(found.deal_line),
-                "first_losing_move": found.first_losing_move,
-                "line_from_there": _as_lists(found.line_from_there),
-                "withheld": selectors.winning_lines_withheld(game=game, today=now.date()),
-            }
-        )
-
-
-def _as_lists(line: list[tuple[int, int]] | None) -> list[list[int]] | None:
-    return None if line is None else [list(move) for move in line]
+        game, found = selectors.game_analysis(game_id=game_id, player=_player_or_none(request), today=now.date())
+        analysis = {
+            "deal_winnable": {"win": True, "lost": False}.get(found.deal_status),
+            "deal_line": found.deal_line,
+            "first_losing_move": found.first_losing_move,
+            "line_from_there": found.line_from_there,
+            "withheld": selectors.winning_lines_withheld(game=game, today=now.date()),
+        }
+        return Response(AnalysisSerializer(analysis).data)
 
 
 def _own_player(request: Request) -> Player:

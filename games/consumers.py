@@ -1,23 +1,30 @@
-"""The player's socket: parse a message, call one service, answer. No rules live here."""
+"""The player's socket: parse a message, call one service, answer. No rules live here.
+
+Events reach the socket through the process's hub (games/hub.py), never through a channel-layer
+group of its own. Database work runs on the database threads (accordion_site/db.py), so no socket
+waits behind another's query.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 from typing import Any
+from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
+from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
-from accounts.selectors import player_from_session
-from leaderboards.selectors import daily_rank
+from accordion_site.db import db_call
+from accounts.models import Player
 
-from . import protocol, services
+from . import events, protocol, selectors, services
 from .errors import GameError
+from .hub import hub
 from .models import Game
-from .selectors import game_get_for_player
-from .serializers import game_result
+from .serializers import game_payload, game_result
 
 logger = logging.getLogger(__name__)
 
@@ -27,27 +34,46 @@ CLOSE_NO_SUCH_GAME = 4404
 CLOSE_FLOODING = 4429
 # Refused messages over the rate a socket may send before the server hangs up on it.
 FLOOD_STRIKES = 100
+# A client further behind than this gets the whole game instead of the events it missed.
+MAX_CATCH_UP_EVENTS = 50
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    # No channel of its own per socket: the hub subscribes once per game for the whole process.
+    channel_layer_alias = "none: events arrive through games.hub"
+
     async def connect(self) -> None:
+        # Accept first: a close before accepting reaches a browser as a bare HTTP 403, without the code.
+        await self.accept()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.player = await database_sync_to_async(player_from_session)(self.scope["session"])
-        try:
-            await database_sync_to_async(game_get_for_player)(game_id=self.game_id, player=self.player)
-        except GameError as error:
-            logger.warning("socket for game %s refused: %s", self.game_id, error.message)
-            await self.close(code=CLOSE_NO_SUCH_GAME if error.status == 404 else CLOSE_NOT_YOUR_GAME)
-            return
+        self.player: Player | None = self.scope.get("player")
         self.rate = protocol.MessageRate()
         self.strikes = 0
-        self.group = f"game.{self.game_id}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        # The newest version this socket has been sent (events, acks, a state): older events are skipped.
+        self.version_sent = -1
+        # Events that arrive while this socket's own request is being answered wait here, so that the
+        # socket hears everything in version order.
+        self.held: list[tuple[int, str]] | None = []
+        # Follow before catching up, so that nothing committed in between is missed.
+        await hub().follow(self.game_id, self)
+        try:
+            version, frames = await db_call(self._catch_up)(since=_since(self.scope))
+        except GameError as error:
+            await self._refuse(error)
+            return
+        await self._send_caught_up(version, frames)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "held"):
+            await hub().unfollow(self.game_id, self)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale connections on its shared database thread before every message; this
+        # consumer's database calls manage their own connections, so that hop is skipped.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.rate.allow():
@@ -59,18 +85,58 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("game %s: bad message refused: %s", self.game_id, error.reason)
             await self._send(protocol.reject(n=error.n, error=error.reason, code=error.code))
             return
+        self.held = []
         try:
-            answer = await database_sync_to_async(self._apply)(message)
+            if isinstance(message, protocol.SyncMessage):
+                version, frames = await db_call(self._catch_up)(since=message.v)
+                await self._send_caught_up(version, frames)
+            else:
+                await self._send_ack(await db_call(self._apply)(message))
         except GameError as error:
             logger.info("game %s: message %s refused (%s): %s", self.game_id, message.n, error.code, error.message)
+            await self._flush_held(below=None)
             await self._send(protocol.reject(n=message.n, error=error.message, code=error.code))
-            return
-        await self._send(answer)
-        # Other sockets on this game (the player's other tabs) hear of the change; the move is stored
-        # already, so a lost event only means they resynchronise by version later.
-        await self.channel_layer.group_send(
-            self.group, {"type": "game.changed", "event": protocol.changed(version=answer["v"], piles=answer["piles"])}
-        )
+
+    async def deliver_event(self, v: int, frame: str) -> None:
+        """Called by the hub with each event of the game, already encoded."""
+        if self.held is not None:
+            self.held.append((v, frame))
+        elif v > self.version_sent:
+            self.version_sent = v
+            await self.send(text_data=frame)
+
+    async def _send_ack(self, ack: dict[str, Any]) -> None:
+        # Others' events stored before this change come first; this change's own event is not echoed.
+        await self._flush_held(below=ack["v"])
+        await self._send(ack)
+        self.version_sent = max(self.version_sent, ack["v"])
+        await self._flush_held(below=None)
+
+    async def _send_caught_up(self, version: int, frames: list[str]) -> None:
+        for frame in frames:
+            await self.send(text_data=frame)
+        self.version_sent = max(self.version_sent, version)
+        await self._flush_held(below=None)
+
+    async def _flush_held(self, *, below: int | None) -> None:
+        """Send the held events under version `below` in order, and keep holding the rest; with no
+        bound, send them all and stop holding. Events that arrive meanwhile join the queue."""
+        while self.held:
+            self.held.sort()
+            v, frame = self.held[0]
+            if below is not None and v >= below:
+                return
+            del self.held[0]
+            if v > self.version_sent:
+                self.version_sent = v
+                await self.send(text_data=frame)
+        if below is None:
+            self.held = None
+
+    async def _refuse(self, error: GameError) -> None:
+        logger.warning("socket for game %s refused: %s", self.game_id, error.message)
+        await self._send(protocol.refused(error=error.message, code=error.code))
+        await self.close(code=CLOSE_NO_SUCH_GAME if error.status == 404 else CLOSE_NOT_YOUR_GAME)
 
     async def _refuse_flood(self) -> None:
         self.strikes += 1
@@ -80,22 +146,38 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self._send(protocol.reject(n=None, error="too many messages: slow down", code="rate_limited"))
 
-    async def game_changed(self, message: dict[str, Any]) -> None:
-        await self._send(message["event"])
+    def _catch_up(self, *, since: int | None) -> tuple[int, list[str]]:
+        """The game's version, and the frames that bring a client that has version `since` up to it:
+        the events it missed, or the whole game (`state`) when it has none, is too far behind, or is
+        ahead of the server."""
+        game = selectors.game_get_for_player(game_id=self.game_id, player=self.player)
+        missed = None if since is None else events.events_after(game=game, v=since, limit=MAX_CATCH_UP_EVENTS)
+        if missed is None:
+            payload = game_payload(game, now=timezone.now())
+            return game.version, [json.dumps(protocol.state(game=payload, version=game.version), cls=DjangoJSONEncoder)]
+        return game.version, [event.frame for event in missed]
 
-    def _apply(self, message: protocol.ClientMessage) -> dict[str, Any]:
-        assert self.player is not None  # connect() refused sockets without a player
+    def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:
+        if self.player is None:
+            raise GameError("this socket has no player")
+        now = timezone.now()
         if isinstance(message, protocol.MoveMessage):
-            game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=timezone.now())
+            game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=now)
         else:
-            game = services.game_undo(game_id=self.game_id, player=self.player)
-        return protocol.ack(
-            n=message.n,
-            version=game.version,
-            piles=game.piles,
-            status=game.status,
-            result=game_result(game, rank=daily_rank(game=game)) if game.status == Game.Status.FINISHED else None,
-        )
+            game = services.game_undo(game_id=self.game_id, player=self.player, now=now)
+        return protocol.ack(n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game))
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))
+
+
+def _result(game: Game) -> dict[str, Any] | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    return game_result(game, rank=selectors.game_daily_rank(game=game))
+
+
+def _since(scope: dict[str, Any]) -> int | None:
+    """The `?v=` a reconnecting client sends: the last version it has."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [])
+    return int(values[0]) if values and values[0].isdigit() and len(values[0]) < 10 else None

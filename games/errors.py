@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
+from accordion_site.errors import ServiceError
 
-class GameError(Exception):
-    """A request the rules or the game's state refuse. `message` is for people, `code` for programs."""
 
-    code = "invalid"
-    status = 400
-
-    def __init__(self, message: str, *, index: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.index = index
+class GameError(ServiceError):
+    """A request the rules or the game's state refuse."""
 
 
 class GameNotFound(GameError):

@@ -45,7 +45,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     moves = models.JSONField(default=list, help_text="The current move line, [[from, to], ...].")
     piles = models.PositiveSmallIntegerField(default=52)
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every accepted event.")
+    version = models.PositiveIntegerField(default=0, help_text="The v of the game's newest event (1 after the start).")
     hints = models.PositiveSmallIntegerField(default=0, help_text="Hints taken; any hint unranks the game.")
     score = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.PositiveIntegerField(null=True, blank=True)
@@ -66,3 +66,34 @@ class Game(models.Model):
     @property
     def won(self) -> bool:
         return self.status == self.Status.FINISHED and self.piles == 1
+
+
+class GameEvent(models.Model):
+    """One change to a game, appended in the same transaction as the change: the game's history.
+
+    `v` is the game's version after the event (1 for the start), unique per game and without gaps, so
+    a client that missed events asks for the ones after the last `v` it has.
+    """
+
+    class Kind(models.TextChoices):
+        START = "start"
+        MOVE = "move"
+        UNDO = "undo"
+        HINT = "hint"
+        FINISH = "finish"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    v = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    move = models.JSONField(null=True, blank=True, help_text="The move played, or taken back by an undo.")
+    line = models.JSONField(
+        null=True, blank=True, help_text="For a finish that replaced the stored line: the whole verified line."
+    )
+    piles = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(help_text="The server's clock when it accepted the change.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "v"], name="one_event_per_game_version")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} v{self.v} {self.kind}"

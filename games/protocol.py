@@ -64,7 +64,15 @@ class UndoMessage:
     n: int
 
 
-ClientMessage = MoveMessage | UndoMessage
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    """The client saw a gap in the versions it received: send what follows version `v`."""
+
+    n: int
+    v: int
+
+
+ClientMessage = MoveMessage | UndoMessage | SyncMessage
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -94,7 +102,12 @@ def parse_client_message(text: str | None) -> ClientMessage:
         return MoveMessage(n=n, move=(move[0], move[1]))
     if kind == "undo":
         return UndoMessage(n=n)
-    raise ProtocolError(f"unknown message type {kind!r}: use 'move' or 'undo'", n=n, code="unknown_type")
+    if kind == "sync":
+        v = content.get("v")
+        if not _is_int(v) or not 0 <= v < 2**31:
+            raise ProtocolError("'v' must be a whole number (the last version the client has)", n=n)
+        return SyncMessage(n=n, v=v)
+    raise ProtocolError(f"unknown message type {kind!r}: use 'move', 'undo' or 'sync'", n=n, code="unknown_type")
 
 
 def ack(*, n: int, version: int, piles: int, status: str, result: dict[str, Any] | None) -> dict[str, Any]:
@@ -105,6 +118,11 @@ def reject(*, n: int | None, error: str, code: str) -> dict[str, Any]:
     return {"t": "reject", "n": n, "error": error, "code": code}
 
 
-def changed(*, version: int, piles: int) -> dict[str, Any]:
-    """Told to every socket on a game after an accepted change; clients behind `v` reload the game."""
-    return {"t": "changed", "v": version, "piles": piles}
+def refused(*, error: str, code: str) -> dict[str, Any]:
+    """Why the server will not serve this socket; sent after accepting it, just before the 4xxx close."""
+    return {"t": "refused", "error": error, "code": code}
+
+
+def state(*, game: dict[str, Any], version: int) -> dict[str, Any]:
+    """The whole game, for a client too far behind (or new) to catch up event by event."""
+    return {"t": "state", "v": version, "game": game}

@@ -6,13 +6,17 @@ import dataclasses
 import datetime
 
 from django.conf import settings
+from django.db.models import Q, QuerySet
 
 from accounts.models import Player
 
 from .engine import analysis
 from .errors import GameError, GameFinished, GameNotFound, NotYourGame
-from .models import Game
-from .solver_pool import solver_rate_limit, solver_run
+from .models import Deal, Game
+from .solver_pool import solver_run
+
+# Best first: higher score, then fewer seconds, then whoever finished first.
+RANKING_ORDER = ("-score", "seconds", "finished_at", "pk")
 
 
 def game_get(*, game_id: int) -> Game:
@@ -54,7 +58,6 @@ def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
         raise GameError("the still-winnable indicator is for unranked games only")
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"game {game_id} is finished: see its analysis instead")
-    solver_rate_limit(requester=f"player:{player.pk}")
     time_limit = settings.SOLVER_TIME_LIMIT
     status = solver_run(analysis.position_status, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     return game, status
@@ -65,17 +68,14 @@ def winning_lines_withheld(*, game: Game, today: datetime.date) -> bool:
     return game.deal.daily_date is not None and game.deal.daily_date >= today
 
 
-def game_analysis(
-    *, game_id: int, player: Player | None, requester: str, today: datetime.date
-) -> tuple[Game, analysis.LineAnalysis]:
-    """The after-game analysis of a finished game the reader may see, counted against `requester`'s
-    solver allowance. Winning lines of a daily deal are withheld (None) until that date is over."""
+def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:
+    """The after-game analysis of a finished game the reader may see. Winning lines of a daily deal are
+    withheld (None) until that date is over."""
     game = game_get(game_id=game_id)
     if not game_visible_to(game=game, player=player, today=today):
         raise GameNotFound(f"there is no game {game_id} you can see")
     if game.status != Game.Status.FINISHED:
         raise GameError(f"game {game_id} is still being played: the analysis comes after the game")
-    solver_rate_limit(requester=requester)
     time_limit = settings.SOLVER_TIME_LIMIT
     found = solver_run(
         analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit
@@ -83,3 +83,30 @@ def game_analysis(
     if winning_lines_withheld(game=game, today=today):
         found = dataclasses.replace(found, deal_line=None, line_from_there=None)
     return game, found
+
+
+def daily_deal_exists(*, date: datetime.date) -> bool:
+    """Whether the daily deal of `date` is already derived, certified and stored."""
+    return Deal.objects.filter(daily_date=date).exists()
+
+
+def daily_ranked_games(*, date: datetime.date) -> QuerySet[Game]:
+    """The ranked, finished games of a date's daily deal, best first: its leaderboard."""
+    return (
+        Game.objects.filter(deal__daily_date=date, ranked=True, status=Game.Status.FINISHED)
+        .select_related("player")
+        .order_by(*RANKING_ORDER)
+    )
+
+
+def game_daily_rank(*, game: Game) -> int | None:
+    """The game's place on its day's leaderboard (1 is best), or None for a game that is not on one."""
+    if not game.ranked or game.status != Game.Status.FINISHED or game.deal.daily_date is None:
+        return None
+    ahead = daily_ranked_games(date=game.deal.daily_date).filter(
+        Q(score__gt=game.score)
+        | Q(score=game.score, seconds__lt=game.seconds)
+        | Q(score=game.score, seconds=game.seconds, finished_at__lt=game.finished_at)
+        | Q(score=game.score, seconds=game.seconds, finished_at=game.finished_at, pk__lt=game.pk)
+    )
+    return ahead.count() + 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-
-from leaderboards.selectors import daily_rank
 
 from . import engine
 from .models import Game
+from .selectors import game_daily_rank
 
 
 class GameStartInputSerializer(serializers.Serializer):
@@ -26,71 +26,77 @@ class GameFinishInputSerializer(serializers.Serializer):
     )
 
 
-class ResultSerializer(serializers.Serializer):
+class EventResultSerializer(serializers.Serializer):
+    """The verified result of a finished game, as its finish event carries it to every listener."""
+
     score = serializers.IntegerField()
     piles = serializers.IntegerField()
     won = serializers.BooleanField()
     seconds = serializers.IntegerField()
-    rank = serializers.IntegerField(allow_null=True, help_text="Place on the daily leaderboard if ranked.")
-    good_game = serializers.BooleanField(help_text="Ended with five piles or fewer.")
+    good_game = serializers.SerializerMethodField(help_text="Ended with five piles or fewer.")
+
+    def get_good_game(self, game: Game) -> bool:
+        return game.piles <= engine.GOOD_GAME_PILES
+
+
+class ResultSerializer(EventResultSerializer):
+    """The verified result of a finished game, with its place on the day's board."""
+
+    # The daily rank comes in the context: see game_result.
+    rank = serializers.SerializerMethodField(help_text="Place on the daily leaderboard if ranked.")
+
+    def get_rank(self, game: Game) -> int | None:
+        return self.context["rank"]  # type: ignore[no-any-return]
+
+
+class ServerNowField(serializers.DateTimeField):
+    """The server's clock when it answered (the serializer context's `now`), so a client can run a timer."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(self.context["now"])
 
 
 class GameSerializer(serializers.Serializer):
+    """A game: its deal, its move line and, once it is finished, its verified result."""
+
+    # The server's clock comes in the context: see game_payload.
     id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
-    deal = serializers.ListField(child=serializers.CharField())
-    deal_code = serializers.CharField(allow_null=True)
-    daily_date = serializers.DateField(allow_null=True)
+    deal = serializers.ListField(source="deal.cards", child=serializers.CharField())
+    deal_code = serializers.CharField(source="deal.code", allow_null=True)
+    daily_date = serializers.DateField(source="deal.daily_date", allow_null=True)
     ranked = serializers.BooleanField()
     started_at = serializers.DateTimeField()
-    server_now = serializers.DateTimeField(help_text="The server's clock when it answered, to run a timer.")
+    server_now = ServerNowField(help_text="The server's clock when it answered, to run a timer.")
     moves = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     piles = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
     hints = serializers.IntegerField(help_text="Hints taken; a hinted game is unranked.")
-    ws = serializers.CharField(help_text="The player's socket path.")
-    result = ResultSerializer(allow_null=True)
+    ws = serializers.SerializerMethodField(help_text="The player's socket path.")
+    result = serializers.SerializerMethodField()
 
+    def get_ws(self, game: Game) -> str:
+        return f"/ws/games/{game.pk}/"
 
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    code = serializers.CharField()
-    index = serializers.IntegerField(required=False, help_text="For illegal_move: the first bad move's index.")
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_result(self, game: Game) -> dict[str, Any] | None:
+        return game_result(game, rank=game_daily_rank(game=game))
 
 
 def game_result(game: Game, *, rank: int | None) -> dict[str, Any] | None:
+    """The result JSON of a finished game (None while it is played)."""
     if game.status != Game.Status.FINISHED:
         return None
-    return {
-        "score": game.score,
-        "piles": game.piles,
-        "won": game.won,
-        "seconds": game.seconds,
-        "rank": rank,
-        "good_game": game.piles <= engine.GOOD_GAME_PILES,
-    }
+    return ResultSerializer(game, context={"rank": rank}).data  # type: ignore[no-any-return]
 
 
 def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
-    """The game as the API and the socket describe it."""
-    return {
-        "id": game.pk,
-        "mode": game.mode,
-        "deal": game.deal.cards,
-        "deal_code": game.deal.code,
-        "daily_date": game.deal.daily_date,
-        "ranked": game.ranked,
-        "started_at": game.started_at,
-        "server_now": now,
-        "moves": game.moves,
-        "piles": game.piles,
-        "status": game.status,
-        "version": game.version,
-        "hints": game.hints,
-        "ws": f"/ws/games/{game.pk}/",
-        "result": game_result(game, rank=daily_rank(game=game)),
-    }
+    """The game as the API and the sockets describe it, with `now` as the server's clock."""
+    return GameSerializer(game, context={"now": now}).data  # type: ignore[no-any-return]
 
 
 class HintInputSerializer(serializers.Serializer):

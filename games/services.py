@@ -11,7 +11,7 @@ from django.db import transaction
 
 from accounts.models import Player
 
-from . import engine
+from . import engine, events
 from .engine import solver
 from .errors import (
     GameChanged,
@@ -23,9 +23,9 @@ from .errors import (
     NothingToUndo,
     NotYourGame,
 )
-from .models import Deal, Game
+from .models import Deal, Game, GameEvent
 from .selectors import game_get_for_player
-from .solver_pool import solver_rate_limit, solver_run
+from .solver_pool import solver_run
 
 logger = logging.getLogger(__name__)
 
@@ -53,34 +53,42 @@ def deal_for_code(*, code: str) -> Deal:
     return deal
 
 
-@transaction.atomic
 def game_start(*, player: Player, mode: str, code: str | None = None, now: datetime.datetime) -> tuple[Game, bool]:
     """Hand a deal out and start its clock. Return (game, created).
 
     Daily: resume the player's unfinished game on today's deal with its original clock; otherwise the
     first daily game of the date is ranked and later ones are practice.
     """
-    # Serialise a player's starts so that two tabs cannot both take the ranked daily attempt.
-    Player.objects.select_for_update().filter(pk=player.pk).first()
+    # The deal is found (for a day not certified ahead of time: derived and certified by the solver)
+    # before any row is locked, so a slow certification never holds up anyone's game.
     if mode == Game.Mode.DAILY:
         deal = deal_for_date(date=now.date())
+    elif mode == Game.Mode.NEW:
+        deal = deal_for_code(code=engine.new_deal_code())
+    elif mode == Game.Mode.CODE:
+        if not code:
+            raise GameError("a deal code is needed to play a code, such as 'K7QD-M2XP'")
+        deal = deal_for_code(code=code)
+    else:
+        raise GameError(f"unknown mode {mode!r}: use daily, new or code")
+    return _game_start_on(player=player, deal=deal, mode=mode, now=now)
+
+
+@transaction.atomic
+def _game_start_on(*, player: Player, deal: Deal, mode: str, now: datetime.datetime) -> tuple[Game, bool]:
+    ranked = False
+    if mode == Game.Mode.DAILY:
+        # Serialise a player's daily starts so that two tabs cannot both take the ranked attempt.
+        Player.objects.select_for_update().filter(pk=player.pk).first()
         games = Game.objects.filter(player=player, deal=deal)
         unfinished = games.filter(status=Game.Status.PLAYING).order_by("-started_at").first()
         if unfinished is not None:
             return unfinished, False
         # Only the first game of the date is ranked, even if a hint later unranked it.
         ranked = not games.exists()
-    elif mode == Game.Mode.NEW:
-        deal = deal_for_code(code=engine.new_deal_code())
-        ranked = False
-    elif mode == Game.Mode.CODE:
-        if not code:
-            raise GameError("a deal code is needed to play a code, such as 'K7QD-M2XP'")
-        deal = deal_for_code(code=code)
-        ranked = False
-    else:
-        raise GameError(f"unknown mode {mode!r}: use daily, new or code")
     game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, started_at=now)
+    events.append(game, kind=GameEvent.Kind.START, at=now)
+    game.save(update_fields=["version"])
     logger.info("game %s started: player=%s mode=%s ranked=%s", game.pk, player.pk, mode, ranked)
     return game, True
 
@@ -128,22 +136,23 @@ def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetim
     position = _replay(game, line)
     game.moves = [list(step) for step in line]
     game.piles = position.piles
-    game.version += 1
     if position.won:
         _record_finish(game, piles=position.piles, now=now)
+    events.append(game, kind=GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE, move=move, at=now)
     game.save()
     return game
 
 
 @transaction.atomic
-def game_undo(*, game_id: int, player: Player) -> Game:
+def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     """Take the last move back."""
     game = _lock_own_playing_game(game_id=game_id, player=player)
     if not game.moves:
         raise NothingToUndo("there is no move to undo")
+    undone = game.moves[-1]
     game.moves = game.moves[:-1]
     game.piles += 1
-    game.version += 1
+    events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now)
     game.save(update_fields=["moves", "piles", "version"])
     return game
 
@@ -156,14 +165,20 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
     if game.status == Game.Status.FINISHED:
         return game
     position = _replay(game, moves)
-    game.moves = [list(step) for step in moves]  # type: ignore[call-overload]
-    game.version += 1
+    line = [list(step) for step in moves]  # type: ignore[call-overload]
+    # The finish carries the line only when it is not the stored one (moves played while offline),
+    # so that replaying the events always gives the stored game.
+    replaced_line = line if line != game.moves else None
+    game.moves = line
     _record_finish(game, piles=position.piles, now=now)
+    events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now)
     game.save()
     return game
 
 
-def game_hint(*, game_id: int, player: Player, accept_unranked: bool) -> tuple[Game, solver.HintResult]:
+def game_hint(
+    *, game_id: int, player: Player, accept_unranked: bool, now: datetime.datetime
+) -> tuple[Game, solver.HintResult]:
     """Ask the solver for one move that keeps the game winnable, or how many moves to undo to get back
     to a winnable position. A hint makes the game unranked for good, so a ranked game needs the
     player's explicit `accept_unranked`. An undecided ("unknown") answer costs nothing."""
@@ -172,7 +187,6 @@ def game_hint(*, game_id: int, player: Player, accept_unranked: bool) -> tuple[G
         raise GameFinished(f"game {game_id} is finished: no hints")
     if game.ranked and not accept_unranked:
         raise NeedsUnrankedConsent("a hint makes this game unranked for good: confirm with accept_unranked")
-    solver_rate_limit(requester=f"player:{player.pk}")
     time_limit = settings.SOLVER_TIME_LIMIT
     # The search runs outside any transaction: the game row is not locked while the solver works.
     advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
@@ -184,6 +198,7 @@ def game_hint(*, game_id: int, player: Player, accept_unranked: bool) -> tuple[G
             raise GameChanged("the game changed while the hint was worked out: ask again")
         locked.ranked = False
         locked.hints += 1
-        locked.save(update_fields=["ranked", "hints"])
+        events.append(locked, kind=GameEvent.Kind.HINT, at=now)
+        locked.save(update_fields=["ranked", "hints", "version"])
     logger.info("game %s: hint %s given (%s)", game_id, locked.hints, advice.status)
     return locked, advice

@@ -13,9 +13,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.core.cache import cache
 
-from .errors import SolverBusy, TooManyRequests
+from .errors import SolverBusy
 
 logger = logging.getLogger(__name__)
 Result = TypeVar("Result")
@@ -69,19 +68,3 @@ def solver_run(function: Callable[..., Result], *args: Any, time_limit: float) -
     except BrokenProcessPool as error:
         _discard_broken_pool(pool)
         raise SolverBusy("the solver is restarting: try again in a moment") from error
-
-
-def solver_rate_limit(*, requester: str) -> None:
-    """Count one solver request for `requester` ("player:<id>", or "address:<ip>" for a visitor who
-    has not played); raise TooManyRequests past the per-minute allowance."""
-    key = f"solver-requests:{requester}"
-    cache.add(key, 0, timeout=60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window expired between add and incr
-        cache.set(key, 1, timeout=60)
-        count = 1
-    if count > settings.SOLVER_REQUESTS_PER_MINUTE:
-        raise TooManyRequests(
-            f"at most {settings.SOLVER_REQUESTS_PER_MINUTE} hints and checks a minute: try again shortly"
-        )

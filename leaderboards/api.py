@@ -1,76 +1,49 @@
+"""REST endpoints for leaderboards: parse, call one selector, answer through the output serializer."""
+
 from __future__ import annotations
 
 import datetime
 
-from django.core.paginator import EmptyPage, Paginator
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from django.core.paginator import EmptyPage
+from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .selectors import daily_ranked_games
+from accordion_site.api_errors import ErrorSerializer
+
+from .selectors import daily_leaderboard_page
+from .serializers import LeaderboardPageSerializer, LeaderboardQuerySerializer
 
 PAGE_SIZE = 50
-
-
-class LeaderboardEntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = serializers.CharField()
-    score = serializers.IntegerField()
-    piles = serializers.IntegerField()
-    seconds = serializers.IntegerField()
-    won = serializers.BooleanField()
-    game = serializers.IntegerField()
-
-
-class LeaderboardPageSerializer(serializers.Serializer):
-    date = serializers.DateField()
-    page = serializers.IntegerField()
-    pages = serializers.IntegerField()
-    count = serializers.IntegerField()
-    entries = LeaderboardEntrySerializer(many=True)
 
 
 class DailyLeaderboardApi(APIView):
     @extend_schema(
         operation_id="leaderboards_daily",
-        parameters=[OpenApiParameter("page", int, description="1-based page of 50 entries")],
-        responses={200: LeaderboardPageSerializer},
+        parameters=[LeaderboardQuerySerializer],
+        responses={200: LeaderboardPageSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        description="The ranked, finished games of a date's daily deal, best first. 400 for a malformed date or "
+        "page, 404 for a page past the end.",
     )
     def get(self, request: Request, date: str) -> Response:
         try:
             day = datetime.date.fromisoformat(date)
         except ValueError as error:
             raise ValidationError({"date": f"{date!r} is not a date such as 2026-11-30"}) from error
-        page_text = request.query_params.get("page", "1")
-        if not page_text.isdigit() or int(page_text) < 1:
-            raise ValidationError({"page": "page is a whole number from 1"})
-        paginator = Paginator(daily_ranked_games(date=day), PAGE_SIZE)
+        query = LeaderboardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        number = query.validated_data["page"]
         try:
-            page = paginator.page(int(page_text))
+            page = daily_leaderboard_page(date=day, page=number, page_size=PAGE_SIZE)
         except EmptyPage as error:
-            raise NotFound(f"page {page_text} is past the last page ({paginator.num_pages})") from error
-        first_rank = (page.number - 1) * PAGE_SIZE + 1
-        entries = [
-            {
-                "rank": first_rank + offset,
-                "player": game.player.nickname,
-                "score": game.score,
-                "piles": game.piles,
-                "seconds": game.seconds,
-                "won": game.won,
-                "game": game.pk,
-            }
-            for offset, game in enumerate(page.object_list)
-        ]
-        return Response(
-            {
-                "date": day,
-                "page": page.number,
-                "pages": paginator.num_pages,
-                "count": paginator.count,
-                "entries": entries,
-            }
-        )
+            raise NotFound(f"page {number} is past the last page") from error
+        board = {
+            "date": day,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+            "count": page.paginator.count,
+            "entries": page.object_list,
+        }
+        return Response(LeaderboardPageSerializer(board).data)

@@ -1,33 +1,28 @@
-"""Daily rankings, built only from ranked games whose result the server verified by replay."""
+"""Daily rankings, built only from ranked games whose result the server verified by replay. The ranking
+itself (its order and a game's rank) lives in games.selectors: games never import leaderboards."""
 
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING, TypedDict
 
-from django.db.models import Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Window
+from django.db.models.functions import RowNumber
 
 from games.models import Game
+from games.selectors import RANKING_ORDER, daily_ranked_games
 
-# Best first: higher score, then fewer seconds, then whoever finished first.
-RANKING_ORDER = ("-score", "seconds", "finished_at", "pk")
-
-
-def daily_ranked_games(*, date: datetime.date) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(deal__daily_date=date, ranked=True, status=Game.Status.FINISHED)
-        .select_related("player")
-        .order_by(*RANKING_ORDER)
-    )
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 
-def daily_rank(*, game: Game) -> int | None:
-    """The game's place on its day's leaderboard (1 is best), or None for an unranked game."""
-    if not game.ranked or game.status != Game.Status.FINISHED or game.deal.daily_date is None:
-        return None
-    ahead = daily_ranked_games(date=game.deal.daily_date).filter(
-        Q(score__gt=game.score)
-        | Q(score=game.score, seconds__lt=game.seconds)
-        | Q(score=game.score, seconds=game.seconds, finished_at__lt=game.finished_at)
-        | Q(score=game.score, seconds=game.seconds, finished_at=game.finished_at, pk__lt=game.pk)
-    )
-    return ahead.count() + 1
+class Rank(TypedDict):
+    rank: int
+
+
+def daily_leaderboard_page(*, date: datetime.date, page: int, page_size: int) -> Page[WithAnnotations[Game, Rank]]:
+    """One page of a date's leaderboard, best first, each game with its `rank` (1 is best); raise
+    django.core.paginator.EmptyPage past the last page."""
+    ranked = daily_ranked_games(date=date).annotate(rank=Window(RowNumber(), order_by=RANKING_ORDER))
+    return Paginator(ranked, page_size).page(page)

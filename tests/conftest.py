@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,33 @@ def redis_url() -> str:
     except redis.RedisError as error:
         need_service(f"Redis at {url} does not answer: {error}")
     return url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def close_database_pools(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Tests reach the database from other threads (sync_to_async, the sockets' database threads),
+    whose connections outlive them; end those before the test database is dropped, or PostgreSQL
+    refuses to drop a database still in use."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    connection.close_pool()
+
+
+@pytest.fixture
+def postgres() -> None:
+    """For tests of PostgreSQL's row locking: SQLite locks the whole database instead."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        need_service("DATABASE_URL does not name a PostgreSQL database")
 
 
 @pytest.fixture(autouse=True)

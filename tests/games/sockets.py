@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
@@ -22,14 +24,25 @@ def session_cookie_for(player: Player | None) -> bytes:
     return f"sessionid={session.session_key}".encode()
 
 
-async def game_socket(game_id: int, player: Player | None, *, origin: bytes = ALLOWED_ORIGIN) -> WebsocketCommunicator:
-    """An unconnected communicator for /ws/games/<id>/ carrying `player`'s session."""
+async def game_socket(
+    game_id: int, player: Player | None, *, v: int | None = None, origin: bytes = ALLOWED_ORIGIN
+) -> WebsocketCommunicator:
+    """An unconnected communicator for /ws/games/<id>/ (resuming after version `v`, if given) carrying
+    `player`'s session."""
     headers = [(b"origin", origin), (b"cookie", await session_cookie_for(player))]
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    query = "" if v is None else f"?v={v}"
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/{query}", headers=headers)
 
 
-async def refusal_code(socket: WebsocketCommunicator) -> int | None:
-    """Connect a socket the server should refuse; return its close code (None if it accepted)."""
+async def refusal(socket: WebsocketCommunicator) -> tuple[int | None, dict[str, Any] | None]:
+    """Connect a socket the server should refuse; return its close code and the `refused` message
+    that came before it (None when the handshake itself was refused)."""
     accepted, close_code = await socket.connect()
-    await socket.disconnect()  # as Daphne does after a refusal, so the consumer ends cleanly
-    return None if accepted else close_code
+    if not accepted:
+        await socket.disconnect()  # as Daphne does after a refusal, so the consumer ends cleanly
+        return close_code, None
+    message = await socket.receive_json_from()
+    closing = await socket.receive_output()
+    assert closing["type"] == "websocket.close", closing
+    await socket.disconnect()
+    return closing["code"], message

@@ -13,7 +13,7 @@ from games import consumers, engine, protocol
 from games.models import Game
 from games.services import game_finish, game_start
 
-from .sockets import game_socket, refusal_code
+from .sockets import game_socket, refusal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +27,8 @@ async def code_game(player, winning_game) -> Game:
 
 
 async def connected(game: Game, player) -> object:
-    socket = await game_socket(game.pk, player)
+    """A socket that already has the game's current version, so nothing is sent on connect."""
+    socket = await game_socket(game.pk, player, v=(await stored(game)).version)
     accepted, _ = await socket.connect()
     assert accepted
     return socket
@@ -41,7 +42,7 @@ async def test_a_legal_move_is_stored_then_acknowledged_with_the_new_version(cod
     socket = await connected(code_game, player)
     await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
     answer = await socket.receive_json_from()
-    assert answer == {"t": "ack", "n": 1, "v": 1, "piles": 51, "status": "playing", "result": None}
+    assert answer == {"t": "ack", "n": 1, "v": 2, "piles": 51, "status": "playing", "result": None}
     assert (await stored(code_game)).moves == [winning_game["moves"][0]]
     await socket.disconnect()
 
@@ -50,10 +51,9 @@ async def test_undo_is_acknowledged_and_stored(code_game, player, winning_game):
     socket = await connected(code_game, player)
     await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
     await socket.receive_json_from()
-    await socket.receive_json_from()  # the "changed" event every socket on the game hears
     await socket.send_json_to({"t": "undo", "n": 2})
     answer = await socket.receive_json_from()
-    assert answer["t"] == "ack" and answer["n"] == 2 and answer["v"] == 2 and answer["piles"] == 52
+    assert answer["t"] == "ack" and answer["n"] == 2 and answer["v"] == 3 and answer["piles"] == 52
     assert (await stored(code_game)).moves == []
     await socket.disconnect()
 
@@ -91,7 +91,7 @@ async def test_bad_messages_get_a_reject_and_change_nothing(code_game, player, f
     await socket.send_to(text_data=frame)
     answer = await socket.receive_json_from()
     assert answer["t"] == "reject" and answer["code"] == expected_code and answer["error"]
-    assert (await stored(code_game)).version == 0
+    assert (await stored(code_game)).version == 1
     await socket.send_json_to({"t": "undo", "n": 9})  # still answering
     assert (await socket.receive_json_from())["n"] == 9
     await socket.disconnect()
@@ -110,7 +110,6 @@ async def test_the_winning_move_finishes_the_game_on_the_server(code_game, playe
         await socket.send_json_to({"t": "move", "move": move, "n": n})
         answer = await socket.receive_json_from()
         assert answer["t"] == "ack", answer
-        await socket.receive_json_from()  # "changed"
     assert answer["status"] == "finished" and answer["result"]["won"] is True
     game = await stored(code_game)
     assert game.status == "finished" and game.score == answer["result"]["score"]
@@ -124,7 +123,6 @@ async def test_a_rest_finish_with_the_socket_line_agrees_with_the_socket(code_ga
     for n, move in enumerate(winning_game["moves"][:20], start=1):
         await socket.send_json_to({"t": "move", "move": move, "n": n})
         await socket.receive_json_from()
-        await socket.receive_json_from()
     await socket.disconnect()
     later = timezone.now() + datetime.timedelta(seconds=1)
     game = await sync_to_async(game_finish)(
@@ -133,30 +131,47 @@ async def test_a_rest_finish_with_the_socket_line_agrees_with_the_socket(code_ga
     assert game.piles == 32 and game.score == 200
 
 
-async def test_another_players_socket_is_closed_with_4403(code_game, other_player):
-    assert await refusal_code(await game_socket(code_game.pk, other_player)) == 4403
+async def test_another_players_socket_is_told_why_then_closed_with_4403(code_game, other_player):
+    code, message = await refusal(await game_socket(code_game.pk, other_player))
+    assert code == 4403
+    assert message == {"t": "refused", "code": "not_your_game", "error": f"game {code_game.pk} belongs to another player"}
 
 
 async def test_a_visitor_without_a_session_cannot_connect(code_game):
-    assert await refusal_code(await game_socket(code_game.pk, None)) == 4403
+    code, message = await refusal(await game_socket(code_game.pk, None))
+    assert code == 4403 and message is not None and message["code"] == "not_your_game"
 
 
 @pytest.mark.parametrize("game_id", [424242, 10**30])
-async def test_a_socket_for_a_missing_game_is_closed_with_4404(player, game_id):
-    assert await refusal_code(await game_socket(game_id, player)) == 4404
+async def test_a_socket_for_a_missing_game_is_told_why_then_closed_with_4404(player, game_id):
+    code, message = await refusal(await game_socket(game_id, player))
+    assert code == 4404 and message is not None and message["code"] == "not_found"
 
 
 async def test_a_socket_from_a_foreign_origin_is_refused(code_game, player):
     # Channels' origin validator refuses the handshake before any consumer runs.
-    assert await refusal_code(await game_socket(code_game.pk, player, origin=b"https://evil.example")) is not None
+    code, message = await refusal(await game_socket(code_game.pk, player, origin=b"https://evil.example"))
+    assert code is not None and message is None
 
 
-async def test_the_players_other_tab_hears_that_the_game_changed(code_game, player, winning_game):
+async def test_the_players_other_tab_receives_the_move_as_an_event(code_game, player, winning_game):
     first_tab = await connected(code_game, player)
     second_tab = await connected(code_game, player)
     await first_tab.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
     assert (await first_tab.receive_json_from())["t"] == "ack"
-    assert await second_tab.receive_json_from() == {"t": "changed", "v": 1, "piles": 51}
+    event = await second_tab.receive_json_from()
+    assert event == {
+        "t": "event",
+        "game": code_game.pk,
+        "v": 2,
+        "kind": "move",
+        "move": winning_game["moves"][0],
+        "piles": 51,
+        "at": event["at"],
+        "line": None,
+        "result": None,
+    }
+    assert await first_tab.receive_nothing(timeout=0.2)  # the mover's own change is not echoed back
     await first_tab.disconnect()
     await second_tab.disconnect()
 
@@ -177,7 +192,7 @@ async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
         assert await listener.receive_nothing(timeout=6.5)
         await player_tab.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
         assert (await player_tab.receive_json_from(timeout=5))["t"] == "ack"
-        assert (await listener.receive_json_from(timeout=5))["t"] == "changed"
+        assert (await listener.receive_json_from(timeout=5))["t"] == "event"
         await listener.disconnect()
         await player_tab.disconnect()
 
@@ -197,4 +212,4 @@ async def test_a_flooding_socket_is_told_to_slow_down_then_closed(code_game, pla
     while (output := await socket.receive_output(timeout=2))["type"] != "websocket.close":
         assert json.loads(output["text"])["code"] == "rate_limited"
     assert output["code"] == 4429
-    assert (await stored(code_game)).version == 0
+    assert (await stored(code_game)).version == 1

@@ -75,7 +75,7 @@ def test_a_legal_move_is_stored_and_bumps_the_version(player, winning_game):
     first_move = winning_game["moves"][0]
     game = game_move(game_id=game.pk, player=player, move=first_move, now=NOON)
     stored = Game.objects.get(pk=game.pk)
-    assert stored.moves == [first_move] and stored.piles == 51 and stored.version == 1
+    assert stored.moves == [first_move] and stored.piles == 51 and stored.version == 2
 
 
 def test_an_illegal_move_is_refused_naming_the_cards_and_nothing_is_stored(player, winning_game):
@@ -88,21 +88,21 @@ def test_an_illegal_move_is_refused_naming_the_cards_and_nothing_is_stored(playe
         game_move(game_id=game.pk, player=player, move=bad, now=NOON)
     assert deal[bad[0]] in caught.value.message and "do not match" in caught.value.message
     stored = Game.objects.get(pk=game.pk)
-    assert stored.moves == [] and stored.version == 0
+    assert stored.moves == [] and stored.version == 1
 
 
 def test_undo_takes_the_last_move_back(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     for move in winning_game["moves"][:2]:
         game_move(game_id=game.pk, player=player, move=move, now=NOON)
-    game = game_undo(game_id=game.pk, player=player)
-    assert game.moves == winning_game["moves"][:1] and game.piles == 51 and game.version == 3
+    game = game_undo(game_id=game.pk, player=player, now=NOON)
+    assert game.moves == winning_game["moves"][:1] and game.piles == 51 and game.version == 4
 
 
 def test_undo_with_no_moves_is_refused(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     with pytest.raises(NothingToUndo):
-        game_undo(game_id=game.pk, player=player)
+        game_undo(game_id=game.pk, player=player, now=NOON)
 
 
 def test_the_move_that_leaves_one_pile_wins_the_game_at_that_instant(player, winning_game):
@@ -161,7 +161,7 @@ def test_a_finished_game_cannot_be_changed(player, winning_game):
     with pytest.raises(GameFinished):
         game_move(game_id=game.pk, player=player, move=winning_game["moves"][1], now=NOON)
     with pytest.raises(GameFinished):
-        game_undo(game_id=game.pk, player=player)
+        game_undo(game_id=game.pk, player=player, now=NOON)
 
 
 def test_nobody_can_move_undo_or_finish_someone_elses_game(player, other_player, winning_game):
@@ -169,10 +169,10 @@ def test_nobody_can_move_undo_or_finish_someone_elses_game(player, other_player,
     with pytest.raises(NotYourGame):
         game_move(game_id=game.pk, player=other_player, move=winning_game["moves"][0], now=NOON)
     with pytest.raises(NotYourGame):
-        game_undo(game_id=game.pk, player=other_player)
+        game_undo(game_id=game.pk, player=other_player, now=NOON)
     with pytest.raises(NotYourGame):
         game_finish(game_id=game.pk, player=other_player, moves=[], now=NOON)
-    assert Game.objects.get(pk=game.pk).version == 0
+    assert Game.objects.get(pk=game.pk).version == 1
 
 
 def test_a_move_locks_only_its_own_game_so_players_of_the_same_deal_never_wait_for_each_other(

@@ -45,9 +45,9 @@ def test_an_accepted_hint_gives_a_move_that_keeps_the_game_winnable_and_unranks_
     game = start(client, mode="daily")
     status, hint = post(client, f"/api/games/{game['id']}/hint", {"accept_unranked": True})
     assert status == 200 and hint["status"] == "move" and hint["ranked"] is False and hint["hints"] == 1
-    assert hint["version"] == game["version"]
     reloaded = client.get(f"/api/games/{game['id']}").json()
     assert reloaded["hints"] == 1 and reloaded["ranked"] is False
+    assert hint["version"] == reloaded["version"]  # the advice is about the game as it stands
     after = engine.apply_move(engine.Position.from_deal(game["deal"]), hint["move"])
     assert solver.solve(after, time_limit=5).status == "win"
     post(client, f"/api/games/{game['id']}/finish", {"moves": [hint["move"]]})
@@ -91,6 +91,15 @@ def test_asking_too_often_is_refused_with_429(client, winning_game, settings):
     assert "try again" in client.get(f"/api/games/{game['id']}/winnable").json()["error"]
 
 
+def test_a_refused_solver_request_says_when_to_try_again(client, winning_game, settings):
+    settings.SOLVER_REQUESTS_PER_MINUTE = 1
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    client.get(f"/api/games/{game['id']}/winnable")
+    refused = client.get(f"/api/games/{game['id']}/winnable")
+    assert refused.json()["code"] == "rate_limited" and "try again in" in refused.json()["error"]
+    assert 0 < int(refused["Retry-After"]) <= 60
+
+
 def test_a_full_solver_pool_answers_try_again_instead_of_queueing(client, winning_game, monkeypatch):
     game = start(client, mode="code", code=winning_game["deal_code"])
     full = threading.BoundedSemaphore(1)
@@ -103,7 +112,7 @@ def test_a_full_solver_pool_answers_try_again_instead_of_queueing(client, winnin
 
 def test_the_still_winnable_indicator_follows_the_position(client, winning_game):
     game = start(client, mode="code", code=winning_game["deal_code"])
-    assert client.get(f"/api/games/{game['id']}/winnable").json() == {"status": "win", "version": 0}
+    assert client.get(f"/api/games/{game['id']}/winnable").json() == {"status": "win", "version": game["version"]}
     line = stuck_line(winning_game["deal"])
     store_line(game["id"], line)
     assert client.get(f"/api/games/{game['id']}/winnable").json() == {"status": "lost", "version": len(line)}

@@ -1,0 +1,169 @@
+"""Games as streams of stored events: the typed event, its one encoding, appending and publishing.
+
+A service appends an event in the same transaction as the change to the game row and publishes it
+only once that transaction has committed (`transaction.on_commit`), so nothing can announce a change
+that was not stored. Publishing sends the encoded frame once to the game's channel-layer group; each
+process's hub (games/hub.py) writes those same bytes to its local sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+
+from .models import Game, GameEvent
+from .serializers import EventResultSerializer
+
+logger = logging.getLogger(__name__)
+
+Kind = GameEvent.Kind
+# The channel-layer message type the hub listens for.
+EVENT_MESSAGE = "game.event"
+
+
+def group_name(game_id: int) -> str:
+    """The channel-layer group of a game's stream (one subscriber per process: its hub)."""
+    return f"game.{game_id}"
+
+
+def finish_result(game: Game) -> dict[str, Any] | None:
+    """The result a finish event carries (without a rank: one encoding serves every listener)."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    return EventResultSerializer(game).data  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEventOut:
+    """One event as it leaves the server; `frame` is its JSON text, encoded once for every listener."""
+
+    game: int
+    v: int
+    kind: str
+    frame: str
+
+    @classmethod
+    def of(cls, event: GameEvent, *, result: dict[str, Any] | None) -> GameEventOut:
+        content = {
+            "t": "event",
+            "game": event.game_id,
+            "v": event.v,
+            "kind": event.kind,
+            "move": event.move,
+            "piles": event.piles,
+            "at": event.at,
+            "line": event.line,
+            "result": result,
+        }
+        return cls(game=event.game_id, v=event.v, kind=event.kind, frame=json.dumps(content, cls=DjangoJSONEncoder))
+
+
+def append(
+    game: Game,
+    *,
+    kind: str,
+    at: datetime.datetime,
+    move: Sequence[int] | None = None,
+    line: Sequence[Sequence[int]] | None = None,
+) -> GameEventOut:
+    """Store the event of a change already made to `game` (locked, not yet saved) and bump its version;
+    the caller saves the game in the same transaction. The event is published when that commits."""
+    game.version += 1
+    event = GameEvent.objects.create(
+        game=game,
+        v=game.version,
+        kind=kind,
+        move=list(move) if move is not None else None,
+        line=[list(step) for step in line] if line is not None else None,
+        piles=game.piles,
+        at=at,
+    )
+    out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
+    transaction.on_commit(lambda: publish(out))
+    return out
+
+
+def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None:
+    """The stored events of `game` after version `v`, in order; None when more than `limit` are missing
+    or `v` is not a version the game has had (the caller sends the whole state instead)."""
+    if not 0 <= v <= game.version or game.version - v > limit:
+        return None
+    result = finish_result(game)
+    return [
+        GameEventOut.of(event, result=result if event.kind == Kind.FINISH else None)
+        for event in GameEvent.objects.filter(game=game, v__gt=v).order_by("v")
+    ]
+
+
+# --- publishing -------------------------------------------------------------------------------------
+
+_publisher_lock = threading.Lock()
+_publisher: _Publisher | None = None
+
+
+class _Publisher:
+    """Sends events to the channel layer from the event loop that serves this process's sockets, in
+    the order their transactions committed, without making the committing thread wait for Redis."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[GameEventOut] = asyncio.Queue()
+        self.task = loop.create_task(self._run())
+
+    def put(self, event: GameEventOut) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
+
+    async def _run(self) -> None:
+        layer = get_channel_layer()
+        while True:
+            event = await self.queue.get()
+            try:
+                await send_to_layer(layer, event)
+            except Exception:
+                # The event is stored; clients that missed it catch up by version.
+                logger.exception("game %s: event v%s could not be published", event.game, event.v)
+
+
+async def send_to_layer(layer: Any, event: GameEventOut) -> None:
+    message = {"type": EVENT_MESSAGE, "game": event.game, "v": event.v, "frame": event.frame}
+    await layer.group_send(group_name(event.game), message)
+
+
+def start_publisher(loop: asyncio.AbstractEventLoop) -> None:
+    """Publish from `loop` from now on (called by the hub when the first socket arrives)."""
+    global _publisher
+    with _publisher_lock:
+        if _publisher is None or _publisher.loop is not loop or _publisher.loop.is_closed():
+            _publisher = _Publisher(loop)
+
+
+def stop_publisher() -> asyncio.Task[None] | None:
+    """Forget the publisher and hand back its task for the caller to cancel."""
+    global _publisher
+    with _publisher_lock:
+        publisher, _publisher = _publisher, None
+    return publisher.task if publisher is not None else None
+
+
+def publish(event: GameEventOut) -> None:
+    """Send a committed event to the game's stream, once."""
+    publisher = _publisher
+    if publisher is not None and publisher.loop.is_running() and not publisher.loop.is_closed():
+        publisher.put(event)
+        return
+    # No socket loop in this process (a management command, a sync test): send it from here.
+    try:
+        async_to_sync(send_to_layer)(get_channel_layer(), event)
+    except Exception:
+        logger.exception("game %s: event v%s could not be published", event.game, event.v)
