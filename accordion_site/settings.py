@@ -188,6 +188,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     # 3.1: a nullable field is JSON Schema ("type": ["integer", "null"]), so responses validate against it.
     "OAS_VERSION": "3.1.0",
+    # The mode a client may start is a subset of the modes a game can have (races start in their room).
+    "ENUM_NAME_OVERRIDES": {"GameModeEnum": "games.models.Game.Mode"},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -23,6 +23,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 from .models import Game, GameEvent
+from .signals import game_event_appended
 from .serializers import EventResultSerializer
 
 logger = logging.getLogger(__name__)
@@ -74,12 +75,14 @@ def append(
     *,
     kind: str,
     at: datetime.datetime,
+    changed: Sequence[str],
     move: Sequence[int] | None = None,
     line: Sequence[Sequence[int]] | None = None,
 ) -> GameEventOut:
-    """Store the event of a change already made to `game` (locked, not yet saved) and bump its version;
-    the caller saves the game in the same transaction. The event is published when that commits."""
+    """Record a change already made to `game` (locked by the caller's transaction): save the `changed`
+    columns with the next version and store the event. It is published when the transaction commits."""
     game.version += 1
+    game.save(update_fields=[*changed, "version"])
     event = GameEvent.objects.create(
         game=game,
         v=game.version,
@@ -90,6 +93,8 @@ def append(
         at=at,
     )
     out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
+    # Inside the transaction: a receiver's writes (a leaderboard row, say) commit or roll back with it.
+    game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
     return out
 

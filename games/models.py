@@ -31,6 +31,7 @@ class Game(models.Model):
         DAILY = "daily"
         NEW = "new"
         CODE = "code"
+        RACE = "race"
 
     class Status(models.TextChoices):
         PLAYING = "playing"
@@ -58,6 +59,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["deal", "ranked", "status", "-score"], name="game_leaderboard_idx"),
             models.Index(fields=["player", "deal", "status"], name="game_player_deal_idx"),
+            # A profile's newest finished games (accounts.selectors.player_profile), read without sorting all.
+            models.Index(fields=["player", "status", "-finished_at", "-id"], name="game_player_finished_idx"),
         ]
 
     def __str__(self) -> str:

@@ -14,7 +14,8 @@ from .selectors import game_daily_rank
 
 
 class GameStartInputSerializer(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+    # Race games are started by their race room, never by this endpoint.
+    mode = serializers.ChoiceField(choices=[Game.Mode.DAILY, Game.Mode.NEW, Game.Mode.CODE])
     code = serializers.CharField(required=False, max_length=32, help_text="A deal code, for mode 'code'.")
 
 

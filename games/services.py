@@ -29,6 +29,10 @@ from .solver_pool import solver_run
 
 logger = logging.getLogger(__name__)
 
+# The game columns each kind of change writes (besides the version, which every event bumps).
+_MOVE_FIELDS = ["moves", "piles"]
+_FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score"]
+
 
 def deal_for_date(*, date: datetime.date) -> Deal:
     """The stored daily deal of a UTC date, derived and stored on first use."""
@@ -74,6 +78,13 @@ def game_start(*, player: Player, mode: str, code: str | None = None, now: datet
     return _game_start_on(player=player, deal=deal, mode=mode, now=now)
 
 
+def game_start_race(*, player: Player, deal: Deal, now: datetime.datetime) -> Game:
+    """Start a racer's game on the race's deal, its clock at the race's start signal (`now`); race
+    games are never ranked."""
+    game, _ = _game_start_on(player=player, deal=deal, mode=Game.Mode.RACE, now=now)
+    return game
+
+
 @transaction.atomic
 def _game_start_on(*, player: Player, deal: Deal, mode: str, now: datetime.datetime) -> tuple[Game, bool]:
     ranked = False
@@ -87,8 +98,7 @@ def _game_start_on(*, player: Player, deal: Deal, mode: str, now: datetime.datet
         # Only the first game of the date is ranked, even if a hint later unranked it.
         ranked = not games.exists()
     game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, started_at=now)
-    events.append(game, kind=GameEvent.Kind.START, at=now)
-    game.save(update_fields=["version"])
+    events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
     logger.info("game %s started: player=%s mode=%s ranked=%s", game.pk, player.pk, mode, ranked)
     return game, True
 
@@ -138,8 +148,8 @@ def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetim
     game.piles = position.piles
     if position.won:
         _record_finish(game, piles=position.piles, now=now)
-    events.append(game, kind=GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE, move=move, at=now)
-    game.save()
+    kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
+    events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
     return game
 
 
@@ -152,8 +162,7 @@ def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     undone = game.moves[-1]
     game.moves = game.moves[:-1]
     game.piles += 1
-    events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now)
-    game.save(update_fields=["moves", "piles", "version"])
+    events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now, changed=_MOVE_FIELDS)
     return game
 
 
@@ -171,8 +180,7 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
     replaced_line = line if line != game.moves else None
     game.moves = line
     _record_finish(game, piles=position.piles, now=now)
-    events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now)
-    game.save()
+    events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now, changed=_FINISH_FIELDS)
     return game
 
 
@@ -198,7 +206,6 @@ def game_hint(
             raise GameChanged("the game changed while the hint was worked out: ask again")
         locked.ranked = False
         locked.hints += 1
-        events.append(locked, kind=GameEvent.Kind.HINT, at=now)
-        locked.save(update_fields=["ranked", "hints", "version"])
+        events.append(locked, kind=GameEvent.Kind.HINT, at=now, changed=["ranked", "hints"])
     logger.info("game %s: hint %s given (%s)", game_id, locked.hints, advice.status)
     return locked, advice

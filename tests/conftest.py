@@ -58,12 +58,14 @@ def close_database_pools(django_db_setup: None, django_db_blocker: Any) -> Itera
 
     if connection.vendor != "postgresql":
         return
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    connection.close_pool()
+    with django_db_blocker.unblock():
+        connection.close_pool()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        connection.close()
 
 
 @pytest.fixture
