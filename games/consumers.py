@@ -12,8 +12,8 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
@@ -165,7 +165,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=now)
         else:
             game = services.game_undo(game_id=self.game_id, player=self.player, now=now)
-        return protocol.ack(n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game))
+        return protocol.ack(
+            n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game)
+        )
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))

@@ -23,8 +23,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 from .models import Game, GameEvent
-from .signals import game_event_appended
 from .serializers import EventResultSerializer
+from .signals import game_event_appended
 
 logger = logging.getLogger(__name__)
 

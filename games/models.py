@@ -48,6 +48,9 @@ class Game(models.Model):
     piles = models.PositiveSmallIntegerField(default=52)
     version = models.PositiveIntegerField(default=0, help_text="The v of the game's newest event (1 after the start).")
     hints = models.PositiveSmallIntegerField(default=0, help_text="Hints taken; any hint unranks the game.")
+    race_code = models.CharField(
+        max_length=12, blank=True, default="", help_text="The race room this game was played in (mode race)."
+    )
     score = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.PositiveIntegerField(null=True, blank=True)
 

@@ -75,18 +75,20 @@ def game_start(*, player: Player, mode: str, code: str | None = None, now: datet
         deal = deal_for_code(code=code)
     else:
         raise GameError(f"unknown mode {mode!r}: use daily, new or code")
-    return _game_start_on(player=player, deal=deal, mode=mode, now=now)
+    return _game_start_on(player=player, deal=deal, mode=mode, race_code="", now=now)
 
 
-def game_start_race(*, player: Player, deal: Deal, now: datetime.datetime) -> Game:
+def game_start_race(*, player: Player, deal: Deal, race_code: str, now: datetime.datetime) -> Game:
     """Start a racer's game on the race's deal, its clock at the race's start signal (`now`); race
     games are never ranked."""
-    game, _ = _game_start_on(player=player, deal=deal, mode=Game.Mode.RACE, now=now)
+    game, _ = _game_start_on(player=player, deal=deal, mode=Game.Mode.RACE, race_code=race_code, now=now)
     return game
 
 
 @transaction.atomic
-def _game_start_on(*, player: Player, deal: Deal, mode: str, now: datetime.datetime) -> tuple[Game, bool]:
+def _game_start_on(
+    *, player: Player, deal: Deal, mode: str, race_code: str, now: datetime.datetime
+) -> tuple[Game, bool]:
     ranked = False
     if mode == Game.Mode.DAILY:
         # Serialise a player's daily starts so that two tabs cannot both take the ranked attempt.
@@ -97,7 +99,7 @@ def _game_start_on(*, player: Player, deal: Deal, mode: str, now: datetime.datet
             return unfinished, False
         # Only the first game of the date is ranked, even if a hint later unranked it.
         ranked = not games.exists()
-    game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, started_at=now)
+    game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, race_code=race_code, started_at=now)
     events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
     logger.info("game %s started: player=%s mode=%s ranked=%s", game.pk, player.pk, mode, ranked)
     return game, True
