@@ -73,6 +73,11 @@ class Game(models.Model):
     def won(self) -> bool:
         return self.status == self.Status.FINISHED and self.piles == 1
 
+    @property
+    def ws_path(self) -> str:
+        """The player's socket for this game."""
+        return f"/ws/games/{self.pk}/"
+
 
 class GameEvent(models.Model):
     """One change to a game, appended in the same transaction as the change: the game's history.

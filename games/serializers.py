@@ -77,11 +77,9 @@ class GameSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
     hints = serializers.IntegerField(help_text="Hints taken; a hinted game is unranked.")
-    ws = serializers.SerializerMethodField(help_text="The player's socket path.")
+    ws = serializers.CharField(source="ws_path", help_text="The player's socket path.")
     result = serializers.SerializerMethodField()
 
-    def get_ws(self, game: Game) -> str:
-        return f"/ws/games/{game.pk}/"
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict[str, Any] | None:
