@@ -9,7 +9,7 @@ PORT ?= 8000
 # apt-get needs root; use sudo when make runs as someone else.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint check-system-deps bench clean
+.PHONY: run test lint check-system-deps bench bench-load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py certify_daily_deals
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 check-system-deps:
@@ -45,6 +46,11 @@ bench: $(VENV)/.installed-run
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/hints.py
+
+# Many players at once: a two-process cluster on PostgreSQL and Redis, about a minute (docs/performance.md).
+# Options pass through, e.g. make bench-load LOAD_ARGS="--players 200".
+bench-load: $(VENV)/.installed-dev
+	$(BIN)/python bench/load.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,176 @@
+"""A small production-like cluster for benchmarks: a fresh PostgreSQL database, migrated, and N Daphne
+processes on free loopback ports sharing it and a Redis channel layer. Everything it starts is stopped
+(and the database dropped) when the context ends, on an error or a Ctrl-C too.
+
+Also the two process figures the benchmarks report: CPU seconds and resident memory, from /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = ROOT / ".venv" / "bin"
+START_TIMEOUT_S = 30
+STOP_TIMEOUT_S = 10
+CLOCK_TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not be set up; the message says which step failed and how."""
+
+
+@dataclass(frozen=True, slots=True)
+class Daphne:
+    port: int
+    pid: int
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used so far."""
+    # The command name (field 2) may hold spaces, so count fields from after its closing parenthesis.
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / CLOCK_TICKS_PER_SECOND
+
+
+def process_rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise ClusterError(f"process {pid} reports no VmRSS")
+
+
+def log_problems(daphne: Daphne) -> list[str]:
+    """The lines of the process's output that report a warning, an error or a traceback."""
+    markers = (" WARNING ", " ERROR ", " CRITICAL ", "Traceback")
+    return [line for line in daphne.log.read_text(errors="replace").splitlines() if any(m in line for m in markers)]
+
+
+@contextmanager
+def fresh_database(server_url: str, name: str) -> Iterator[str]:
+    """Create the PostgreSQL database `name` (dropping a leftover one) on the server `server_url`
+    names; yield its URL; drop it afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(server_url)
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+
+    def execute(statement: str) -> None:
+        with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as connection:
+            connection.execute(sql.SQL(statement).format(sql.Identifier(name)))
+
+    try:
+        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+        execute("CREATE DATABASE {}")
+    except psycopg.Error as error:
+        raise ClusterError(f"cannot create database {name} on {parts.hostname}:{parts.port}: {error}") from error
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+
+
+def production_env(*, database_url: str, redis_url: str, channels_prefix: str, extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a production web process, on loopback without the TLS proxy."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(48),  # 64 characters
+        "DAILY_SECRET": secrets.token_hex(32),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",  # no proxy in front terminates TLS here
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CHANNELS_PREFIX": channels_prefix,
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+
+
+def _wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            output = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
+            raise ClusterError(f"Daphne did not start on port {port}; its output ends with:\n{output}")
+        time.sleep(0.1)
+
+
+@contextmanager
+def _daphne(env: dict[str, str], log: Path) -> Iterator[Daphne]:
+    port = free_port()
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), "accordion_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            # Its own session: a Ctrl-C reaches only the benchmark, which then stops the servers in order.
+            start_new_session=True,
+        )
+    try:
+        _wait_until_listening(server, port, log)
+        yield Daphne(port=port, pid=server.pid, log=log)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@contextmanager
+def cluster(
+    *, daphnes: int, postgres_url: str, database: str, redis_url: str, workdir: Path, extra_env: dict[str, str]
+) -> Iterator[list[Daphne]]:
+    """Start `daphnes` Daphne processes on a fresh, migrated database; yield them; stop everything."""
+    with ExitStack() as stack:
+        database_url = stack.enter_context(fresh_database(postgres_url, database))
+        env = production_env(
+            database_url=database_url,
+            redis_url=redis_url,
+            channels_prefix=f"bench-{os.getpid()}-{secrets.token_hex(4)}",
+            extra=extra_env,
+        )
+        migrate = subprocess.run(
+            [BIN / "python", "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if migrate.returncode != 0:
+            raise ClusterError(f"manage.py migrate failed:\n{migrate.stderr[-4000:]}")
+        yield [stack.enter_context(_daphne(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
