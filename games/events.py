@@ -22,6 +22,7 @@ from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
+from . import store
 from .models import Game, GameEvent
 from .serializers import EventResultSerializer
 from .signals import game_event_appended
@@ -82,8 +83,7 @@ def append(
     """Record a change already made to `game` (locked by the caller's transaction): save the `changed`
     columns with the next version and store the event. It is published when the transaction commits."""
     game.version += 1
-    game.save(update_fields=[*changed, "version"])
-    event = GameEvent.objects.create(
+    event = GameEvent(
         game=game,
         v=game.version,
         kind=kind,
@@ -92,6 +92,7 @@ def append(
         piles=game.piles,
         at=at,
     )
+    store.save_change(game, fields=[*changed, "version"], event=event)
     out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
     # Inside the transaction: a receiver's writes (a leaderboard row, say) commit or roll back with it.
     game_event_appended.send(sender=Game, game=game, event=event)
@@ -100,14 +101,15 @@ def append(
 
 
 def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None:
-    """The stored events of `game` after version `v`, in order; None when more than `limit` are missing
-    or `v` is not a version the game has had (the caller sends the whole state instead)."""
+    """The stored events of `game` after version `v` up to the game's version as read (later ones reach
+    the caller live), in order; None when more than `limit` are missing or `v` is not a version the game
+    has had (the caller sends the whole state instead)."""
     if not 0 <= v <= game.version or game.version - v > limit:
         return None
     result = finish_result(game)
     return [
         GameEventOut.of(event, result=result if event.kind == Kind.FINISH else None)
-        for event in GameEvent.objects.filter(game=game, v__gt=v).order_by("v")
+        for event in GameEvent.objects.filter(game=game, v__gt=v, v__lte=game.version).order_by("v")
     ]
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from accounts.models import Player
 
-from . import engine, events
+from . import engine, events, store
 from .engine import solver
 from .errors import (
     GameChanged,
@@ -108,7 +108,7 @@ def _game_start_on(
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
     # of=("self",): lock the game row only. Locking the joined deal too would make every player of
     # the day's deal wait for each other's moves.
-    game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id).first()
+    game = store.lock_game(game_id)
     if game is None:
         raise GameNotFound(f"there is no game {game_id}")
     if game.player_id != player.pk:
