@@ -1,0 +1,513 @@
+// The race page: the room's lobby, countdown, live track and standings, and the racer's own board.
+// The room socket brings everything (the room, the countdown, this racer's game at the start, every
+// racer's progress, the standings); the racer plays on the normal player socket (pages/race/board.js).
+// main() runs the page; nothing runs on import.
+
+import { ApiError, joinRace } from "../api.js";
+import { BoardView } from "../board/view.js";
+import { formatDuration } from "../clock.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gamePageUrl } from "../nav.js";
+import { replay } from "../rules.js";
+import { RacerBoard } from "./race/board.js";
+import { RoomLink, ServerClock } from "./race/room_link.js";
+
+const TICK_MS = 200;
+const LATE_MS = 1500; // the start or the end is this late on the server's clock: ask for the room again
+const SYNC_EVERY_MS = 1000; // at most one `sync` a second
+
+function copyLine(moves) {
+  return (moves || []).map((move) => [move[0], move[1]]);
+}
+
+function element(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+/** "42", or "https://…/games/42", or "/games/42": the game's number, or null. */
+function gameNumber(text) {
+  const found = String(text).trim().match(/(?:^|\/games\/)(\d{1,18})\/?$/);
+  return found ? Number(found[1]) : null;
+}
+
+class RacePage {
+  constructor(page) {
+    this.page = page;
+    this.code = page.dataset.code;
+    const byTestId = (id) => page.querySelector(`[data-testid="${id}"]`);
+    this.el = {
+      state: byTestId("race-state"),
+      connection: byTestId("connection"),
+      invite: byTestId("invite-link"),
+      inviteBox: page.querySelector('[data-role="invite"]'),
+      copyInvite: byTestId("copy-invite"),
+      limit: page.querySelector('[data-role="limit"]'),
+      countdown: byTestId("countdown"),
+      ready: byTestId("ready"),
+      start: byTestId("start"),
+      rematch: byTestId("rematch"),
+      leave: byTestId("leave"),
+      settingsForm: byTestId("settings-form"),
+      timeLimit: byTestId("time-limit"),
+      dealCode: byTestId("deal-code-input"),
+      ghostForm: byTestId("ghost-form"),
+      ghostInput: byTestId("ghost-input"),
+      ghostClear: byTestId("ghost-clear"),
+      message: byTestId("race-message"),
+      racers: byTestId("racers"),
+      myRace: byTestId("my-race"),
+      standingsPanel: byTestId("standings-panel"),
+      standings: byTestId("standings"),
+      board: {
+        felt: byTestId("my-board"),
+        timer: byTestId("timer"),
+        score: byTestId("score"),
+        pilesCount: byTestId("piles-count"),
+        undo: byTestId("undo"),
+        endGame: byTestId("end-game"),
+        status: byTestId("status"),
+      },
+      timeLeft: byTestId("time-left"),
+    };
+    this.clock = new ServerClock();
+    this.link = new RoomLink({
+      wsPath: page.dataset.wsPath,
+      onMessage: (message) => this.onMessage(message),
+      onState: (state) => this.setConnection(state),
+      onRefused: (refusal) => this.say(refusal.error || gettext("This room cannot be followed.")),
+    });
+    this.me = null; // this socket's player id (null: a visitor, who watches)
+    this.room = null;
+    this.racers = new Map(); // racer id → {entry, card, view}: the track as this page knows it
+    this.board = null; // the racer's own board while racing
+    this.standingsShown = null; // the round whose standings are on screen
+    this.leaving = false; // this page asked to leave: losing the seat is no surprise
+    this.lastSync = 0;
+  }
+
+  async start() {
+    this.wire();
+    this.el.invite.value = new URL(`/race/${this.code}`, window.location.origin).toString();
+    try {
+      await joinRace(this.code); // a seat while the lobby has one; a visitor becomes a guest first
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        this.say(error.message);
+        return;
+      }
+      this.say(error.message); // watching is still possible (a full room, a ghost the rule withholds)
+    }
+    this.link.start();
+    setInterval(() => this.tick(), TICK_MS);
+  }
+
+  wire() {
+    const el = this.el;
+    el.ready.addEventListener("click", () => {
+      this.send({ t: "ready", ready: el.ready.getAttribute("aria-pressed") !== "true" });
+    });
+    el.start.addEventListener("click", () => this.send({ t: "start" }));
+    el.rematch.addEventListener("click", () => this.send({ t: "rematch" }));
+    el.leave.addEventListener("click", () => {
+      const racing = this.room?.state === "racing";
+      if (racing && !window.confirm(gettext("Leave the race? Your game ends as it stands."))) return;
+      this.leaving = true;
+      this.send({ t: "leave" });
+    });
+    el.timeLimit.addEventListener("change", () => this.send({ t: "settings", time_limit: Number(el.timeLimit.value) }));
+    el.settingsForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.send({ t: "settings", code: el.dealCode.value.trim() });
+    });
+    el.ghostForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const game = gameNumber(el.ghostInput.value);
+      if (game === null) {
+        this.say(gettext("Type a game's number, or paste its link."));
+        el.ghostInput.focus();
+        return;
+      }
+      this.send({ t: "ghost", game });
+    });
+    el.ghostClear.addEventListener("click", () => this.send({ t: "ghost", game: null }));
+    el.copyInvite.addEventListener("click", () => this.copyInvite());
+  }
+
+  send(command) {
+    if (!this.link.send(command)) this.say(gettext("Not connected: trying again…"));
+  }
+
+  say(text) {
+    this.el.message.textContent = text || "";
+  }
+
+  setConnection(state) {
+    const labels = {
+      connecting: gettext("Connecting…"),
+      live: gettext("Live"),
+      offline: gettext("Offline: reconnecting…"),
+      refused: gettext("Not connected"),
+    };
+    this.el.connection.dataset.state = state;
+    this.el.connection.textContent = labels[state] ?? "";
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  onMessage(message) {
+    switch (message.t) {
+      case "welcome":
+        this.me = message.player;
+        break;
+      case "room":
+        this.onRoom(message);
+        break;
+      case "countdown":
+        this.clock.sample(message.server_now);
+        break;
+      case "start":
+        this.onStart(message.game);
+        break;
+      case "progress":
+        this.onProgress(message);
+        break;
+      case "standings":
+        this.showStandings(message.standings);
+        break;
+      case "reject":
+        this.say(message.error);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onRoom(room) {
+    if (this.room && room.version < this.room.version) return; // an older room overtaken by a newer one
+    this.clock.sample(room.server_now);
+    const newRound = this.room && room.round !== this.room.round;
+    const hadSeat = this.mine() !== null;
+    this.room = room;
+    if (hadSeat && !newRound && this.mine() === null && !this.leaving) {
+      this.say(gettext("You are watching this round: the host removed you, or started without you."));
+    }
+    this.leaving = false;
+    if (newRound || room.state === "lobby" || room.state === "countdown") this.stopBoard();
+    this.renderRoom();
+  }
+
+  onStart(game) {
+    if (this.board?.game.id === game.id) return;
+    this.stopBoard();
+    this.el.myRace.hidden = false;
+    this.board = new RacerBoard(this.el.board, game, { onFinished: () => this.renderControls() });
+    this.board.start();
+    this.say("");
+  }
+
+  stopBoard() {
+    this.board?.stop();
+    this.board = null;
+    this.el.myRace.hidden = true;
+  }
+
+  onProgress(progress) {
+    const known = this.racers.get(progress.racer);
+    if (!known || !this.room?.deal) {
+      this.askAgain(); // a racer or a start this page has not heard of yet
+      return;
+    }
+    const entry = known.entry;
+    if (progress.v <= entry.v) return;
+    if (progress.v !== entry.v + 1) {
+      this.askAgain(); // a version went missing: the room brings every racer's whole line
+      return;
+    }
+    Object.assign(entry, {
+      v: progress.v,
+      line: lineAfter(entry.line, progress),
+      piles: progress.piles,
+      score: progress.score,
+      moves: progress.moves,
+      status: progress.status,
+      finished: progress.status === "finished",
+    });
+    this.updateCard(known, progress.kind === "move" ? progress.move : null);
+  }
+
+  /** Ask the server for the room again (at most once a second). */
+  askAgain() {
+    const now = performance.now();
+    if (now - this.lastSync < SYNC_EVERY_MS) return;
+    this.lastSync = now;
+    this.link.send({ t: "sync" });
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  mine() {
+    return this.room?.racers.find((entry) => !entry.ghost && entry.player === this.me && !entry.left) ?? null;
+  }
+
+  renderRoom() {
+    const room = this.room;
+    const labels = {
+      lobby: gettext("In the lobby"),
+      countdown: gettext("Get ready…"),
+      racing: gettext("Racing"),
+      finished: gettext("Finished"),
+    };
+    this.el.state.textContent = labels[room.state] ?? room.state;
+    this.el.state.dataset.state = room.state;
+    this.el.inviteBox.hidden = room.state !== "lobby";
+    if (room.state === "finished") this.el.myRace.hidden = true; // the standings and replays say it all
+    let deal = gettext("a fresh deal");
+    if (room.racers.some((entry) => entry.ghost)) deal = gettext("the ghost's deal");
+    else if (room.deal_picked) deal = gettext("a deal the host picked");
+    this.el.limit.textContent = interpolate(gettext("Time limit: %(limit)s · %(deal)s, dealt at the start"), {
+      limit: formatDuration(room.time_limit),
+      deal,
+    });
+    if (document.activeElement !== this.el.timeLimit) this.el.timeLimit.value = String(room.time_limit);
+    this.renderTrack();
+    this.renderControls();
+    if (room.state === "finished" && room.standings) this.showStandings(room.standings);
+    else if (room.state !== "finished") {
+      this.el.standingsPanel.hidden = true;
+      this.standingsShown = null;
+    }
+    this.tick();
+  }
+
+  renderControls() {
+    const room = this.room;
+    if (!room) return;
+    const el = this.el;
+    const mine = this.mine();
+    const host = mine !== null && room.host === this.me;
+    const lobby = room.state === "lobby";
+    el.ready.hidden = !(lobby && mine);
+    el.ready.setAttribute("aria-pressed", String(Boolean(mine?.ready)));
+    el.ready.textContent = mine?.ready ? gettext("Ready ✓ (tap to wait)") : gettext("I'm ready");
+    el.start.hidden = !(lobby && host);
+    el.rematch.hidden = !(room.state === "finished" && host);
+    el.leave.hidden = !mine || room.state === "finished";
+    el.settingsForm.hidden = !(lobby && host);
+    el.ghostForm.hidden = !(lobby && host);
+    el.ghostClear.hidden = !room.racers.some((entry) => entry.ghost);
+    this.page.classList.toggle("is-watching", !mine);
+  }
+
+  renderTrack() {
+    const room = this.room;
+    const started = room.state === "racing" || room.state === "finished";
+    const previous = this.racers;
+    this.racers = new Map();
+    const cards = room.racers.map((fresh) => {
+      const kept = previous.get(fresh.racer)?.entry;
+      // Progress heard since this room was written is newer than the room's copy: keep it.
+      const entry = kept && kept.v > fresh.v && started ? { ...fresh, ...pick(kept) } : { ...fresh };
+      const known = { entry, card: null, view: null, fields: {} };
+      known.card = this.card(known, started);
+      this.racers.set(entry.racer, known);
+      return known.card;
+    });
+    this.el.racers.replaceChildren(...cards);
+    for (const known of this.racers.values()) this.updateCard(known, null);
+  }
+
+  card(known, started) {
+    const { entry } = known;
+    const room = this.room;
+    const card = element("li", "racer-card");
+    card.dataset.testid = "racer";
+    card.dataset.racer = String(entry.racer);
+    card.dataset.player = String(entry.player);
+    const head = element("div", "racer-head");
+    const name = element("bdi", "racer-name", entry.nickname);
+    name.dataset.testid = "racer-name";
+    head.append(name);
+    const badges = [];
+    if (entry.ghost) badges.push(gettext("ghost"));
+    if (!entry.ghost && entry.player === room.host) badges.push(gettext("host"));
+    if (!entry.ghost && entry.player === this.me) badges.push(gettext("you"));
+    for (const text of badges) head.append(element("span", "racer-badge", text));
+    const dot = element("span", "racer-connection");
+    dot.dataset.testid = "racer-connection";
+    head.append(dot);
+    card.append(head);
+
+    const stats = element("dl", "racer-stats");
+    for (const [key, label] of [
+      ["piles", gettext("Piles")],
+      ["score", gettext("Score")],
+      ["moves", gettext("Moves")],
+    ]) {
+      const value = element("dd", "", "");
+      value.dataset.testid = `racer-${key}`;
+      const pair = element("div", "racer-stat"); // a term and its value wrap together
+      pair.append(element("dt", "", label), value);
+      stats.append(pair);
+      known.fields[key] = value;
+    }
+    const state = element("p", "racer-state");
+    state.dataset.testid = "racer-state";
+    known.fields.state = state;
+    card.append(stats, state);
+
+    if (room.state === "lobby" && room.host === this.me && this.mine() && entry.player !== this.me && !entry.ghost) {
+      const kick = element("button", "btn btn-ghost btn-small", gettext("Kick"));
+      kick.type = "button";
+      kick.dataset.testid = "kick";
+      kick.addEventListener("click", () => this.send({ t: "kick", player: entry.player }));
+      card.append(kick);
+    }
+    if (started && room.deal) {
+      const mini = element("div", "racer-mini");
+      known.view = new BoardView(mini, { interactive: false, size: "small" });
+      card.append(mini);
+    }
+    return card;
+  }
+
+  updateCard(known, move) {
+    const { entry, card, fields } = known;
+    const room = this.room;
+    card.dataset.ready = String(entry.ready);
+    card.dataset.connected = String(entry.connected);
+    card.dataset.status = entry.status;
+    card.dataset.piles = String(entry.piles);
+    card.dataset.moves = String(entry.moves);
+    fields.piles.textContent = String(entry.piles);
+    fields.score.textContent = String(entry.score);
+    fields.moves.textContent = String(entry.moves);
+    card.querySelector('[data-testid="racer-connection"]').textContent = entry.connected
+      ? gettext("connected")
+      : gettext("disconnected");
+    let state;
+    if (entry.left) state = gettext("left the race");
+    else if (entry.status === "finished") state = entry.piles === 1 ? gettext("won their game!") : gettext("finished");
+    else if (entry.status === "playing") state = gettext("racing");
+    else state = entry.ready ? gettext("ready") : gettext("not ready yet");
+    fields.state.textContent = state;
+    if (known.view && room.deal && Array.isArray(entry.line)) {
+      let piles;
+      try {
+        piles = replay(room.deal, entry.line);
+      } catch {
+        this.askAgain();
+        return;
+      }
+      if (move) known.view.animateMove(move, piles);
+      else known.view.show(piles);
+    }
+  }
+
+  showStandings(table) {
+    if (!Array.isArray(table)) return;
+    const key = `${this.room?.round}:${table.length}`;
+    const rows = table.map((entry) => {
+      const row = element("tr", "");
+      row.dataset.testid = "standing";
+      row.dataset.player = String(entry.player);
+      row.dataset.place = String(entry.place);
+      const name = element("td", "");
+      name.append(element("bdi", "", entry.nickname));
+      if (entry.ghost) name.append(` (${gettext("ghost")})`);
+      let result;
+      if (entry.won) {
+        result = interpolate(gettext("won in %(time)s"), { time: formatDuration(entry.seconds) });
+      } else {
+        const format = ngettext("%(piles)s pile left", "%(piles)s piles left", entry.piles);
+        result = interpolate(format, { piles: entry.piles });
+      }
+      if (entry.left) result += ` · ${gettext("left")}`;
+      const replayCell = element("td", "");
+      if (entry.game) {
+        const link = element("a", "", gettext("Replay"));
+        link.href = gamePageUrl(entry.game);
+        replayCell.append(link);
+      }
+      row.append(
+        element("td", "", String(entry.place)),
+        name,
+        element("td", "", result),
+        element("td", "num", String(entry.piles)),
+        element("td", "num", String(entry.score)),
+        replayCell,
+      );
+      return row;
+    });
+    this.el.standings.replaceChildren(...rows);
+    this.el.standingsPanel.hidden = false;
+    if (this.standingsShown !== key) {
+      this.standingsShown = key;
+      this.el.standingsPanel.focus({ preventScroll: true });
+      this.el.standingsPanel.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // ---------------------------------------------------------------- the clock
+
+  tick() {
+    const room = this.room;
+    if (!room) return;
+    const countdown = this.el.countdown;
+    if (room.state === "countdown" && room.starts_at) {
+      const left = this.clock.until(room.starts_at);
+      countdown.hidden = false;
+      const text =
+        left > 0
+          ? interpolate(gettext("Starting in %(seconds)s…"), { seconds: Math.ceil(left / 1000) })
+          : gettext("Go!");
+      if (countdown.textContent !== text) countdown.textContent = text; // announced once a second, not per tick
+      if (left < -LATE_MS) this.askAgain(); // the server acts at the start; a quiet socket asks
+    } else {
+      countdown.hidden = true;
+    }
+    if (room.state === "racing" && room.ends_at) {
+      const left = this.clock.until(room.ends_at);
+      this.el.timeLeft.textContent = formatDuration(Math.max(0, Math.ceil(left / 1000)));
+      if (left < -LATE_MS) this.askAgain();
+    } else if (room.state !== "racing") {
+      this.el.timeLeft.textContent = "–";
+    }
+  }
+
+  async copyInvite() {
+    const url = this.el.invite.value;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.el.copyInvite.textContent = gettext("Link copied!");
+      setTimeout(() => {
+        this.el.copyInvite.textContent = gettext("Copy link");
+      }, 2000);
+    } catch {
+      this.el.invite.select();
+    }
+  }
+}
+
+/** A racer's line after one event of their game (docs/api.md, "Games are streams of events"). */
+function lineAfter(line, { kind, move, line: whole }) {
+  if (kind === "move") return [...copyLine(line), move];
+  if (kind === "undo") return copyLine(line).slice(0, -1);
+  if (kind === "finish" && whole) return copyLine(whole);
+  if (kind === "finish" && move) return [...copyLine(line), move];
+  return copyLine(line);
+}
+
+/** The parts of a racer's entry that progress updates. */
+function pick(entry) {
+  const { v, line, piles, score, moves, status, finished } = entry;
+  return { v, line, piles, score, moves, status, finished };
+}
+
+export function main() {
+  new RacePage(document.getElementById("race-page")).start();
+}
+
+main();

@@ -1,0 +1,83 @@
+"""REST endpoints for race rooms: parse, call one service or selector, answer through the room's
+output serializer, and announce what changed to the room's sockets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accordion_site.api_errors import ErrorSerializer
+from accounts.services import player_for_session
+
+from . import services
+from .broadcast import announce_from_sync
+from .selectors import room_get, room_view
+from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
+from .throttles import RoomCreateRateThrottle
+
+
+def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+    return dict.fromkeys(statuses, ErrorSerializer)
+
+
+def _room_answer(code: str, *, answer_status: int = status.HTTP_200_OK) -> Response:
+    now = timezone.now()
+    return Response(room_payload(room_view(room=room_get(code=code), now=now)), status=answer_status)
+
+
+class RaceCreateApi(APIView):
+    throttle_classes = [RoomCreateRateThrottle]
+
+    @extend_schema(
+        operation_id="races_create",
+        request=RaceCreateInputSerializer,
+        responses={201: RoomSerializer, **_refusals(400, 403, 404, 413, 429)},
+        description="Open a race room with you as its host and first racer. The deal is a fresh one, the deal "
+        "`code` you pick, or the `ghost`'s (a finished game you may see, raced at its own pace); nobody sees "
+        "it before the start signal.",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RaceCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data: dict[str, Any] = serializer.validated_data
+        room = services.room_create(
+            host=player_for_session(session=request.session),
+            time_limit=data.get("time_limit"),
+            deal_code=data.get("code") or None,
+            ghost_game_id=data.get("ghost"),
+            now=timezone.now(),
+        )
+        return _room_answer(room.code, answer_status=status.HTTP_201_CREATED)
+
+
+class RaceDetailApi(APIView):
+    @extend_schema(
+        operation_id="races_get",
+        responses={200: RoomSerializer, **_refusals(404)},
+        description="The room: its state, racers and, once over, the standings. The deal is null until the start.",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        # A read acts on the room's clock first (a start or an end that is due), as every socket does.
+        announce_from_sync(services.race_advance(code=code, now=timezone.now()))
+        return _room_answer(code)
+
+
+class RaceJoinApi(APIView):
+    @extend_schema(
+        operation_id="races_join",
+        request=None,
+        responses={200: RoomSerializer, **_refusals(403, 404)},
+        description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player); "
+        "otherwise you watch. Opening the room socket joins the same way.",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        player = player_for_session(session=request.session)
+        joined = services.race_join(code=code, player=player, socket=False, now=timezone.now())
+        announce_from_sync(joined.news)
+        return _room_answer(joined.room.code)

@@ -1,0 +1,187 @@
+"""The race room socket: parse a message, call one service, answer, announce. No rules live here.
+
+Room messages and progress reach the socket through this process's relay (games/races/relay.py),
+never through a channel-layer group of its own. Database work runs on the database threads.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
+
+from accordion_site.db import db_call
+from accordion_site.errors import ServiceError
+from accounts.models import Player
+from games.protocol import MessageRate
+
+from . import protocol, services
+from .broadcast import announce, room_message
+from .errors import NotStarted, RoomNotFound
+from .models import Room
+from .relay import rooms
+from .selectors import normalize_room_code, room_get
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_ALLOWED = 4403
+CLOSE_NO_SUCH_ROOM = 4404
+CLOSE_FLOODING = 4429
+FLOOD_STRIKES = 100
+
+
+class RaceConsumer(AsyncWebsocketConsumer):
+    # No channel of its own per socket: the process's relay hears the room once for all its sockets.
+    channel_layer_alias = "none: room messages arrive through games.races.relay"
+
+    async def connect(self) -> None:
+        # Accept first: a close before accepting reaches a browser as a bare HTTP 403, without the code.
+        await self.accept()
+        self.code = normalize_room_code(self.scope["url_route"]["kwargs"]["code"]) or ""
+        self.player: Player | None = self.scope.get("player")
+        self.rate = MessageRate()
+        self.strikes = 0
+        self.counted = False  # this socket counts as one of its racer's open sockets
+        self.room_version = 0  # the newest room version this socket has been sent
+        # Messages that arrive while the socket is being brought up to date wait here.
+        self.held: list[tuple[str, Any]] | None = []
+        self.entered = False
+        try:
+            if not self.code:
+                raise RoomNotFound("there is no such race room")
+            # Enter the relay before reading the room, so that nothing stored in between is missed.
+            relay = await rooms().enter(self.code, self)
+            self.entered = True
+            joined = await db_call(services.race_join)(
+                code=self.code, player=self.player, socket=True, now=timezone.now()
+            )
+            self.counted = joined.seat is not None
+            message = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
+        except ServiceError as error:
+            await self._refuse(error)
+            return
+        await self._send(protocol.welcome(player=self.player.pk if self.player else None))
+        await self._write_room(message, again=True)
+        await self._flush_held()
+        await relay.catch_up(message)
+        await announce(joined.news)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "entered", False):
+            await rooms().exit(self.code, self)
+        if getattr(self, "counted", False) and self.player is not None:
+            news = await db_call(services.race_disconnect)(code=self.code, player=self.player)
+            await announce(news)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # As GameConsumer: skip Channels' per-message hop to its shared database thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.allow():
+            await self._refuse_flood()
+            return
+        try:
+            message = protocol.parse_client_message(text_data)
+        except protocol.ProtocolError as error:
+            await self._send(protocol.reject(n=error.n, error=error.reason, code=error.code))
+            return
+        try:
+            news = await db_call(self._apply)(message)
+        except ServiceError as error:
+            logger.info("race %s: %s refused (%s): %s", self.code, type(message).__name__, error.code, error.message)
+            await self._send(protocol.reject(n=message.n, error=error.message, code=error.code))
+            return
+        if isinstance(message, protocol.LeaveMessage):
+            self.counted = False  # the seat is given up: this socket watches now
+        if isinstance(message, protocol.SyncMessage):
+            fresh = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
+            await self._write_room(fresh, again=True)
+        await self._send(protocol.ack(n=message.n))
+        await announce(news)
+
+    # --- what the relay calls ---
+
+    async def deliver_room(self, message: dict[str, Any]) -> None:
+        if self.held is not None:
+            self.held.append(("room", message))
+        else:
+            await self._write_room(message, again=False)
+
+    async def deliver_progress(self, frame: str) -> None:
+        if self.held is not None:
+            self.held.append(("progress", frame))
+        else:
+            await self.send(text_data=frame)
+
+    # --- internals ---
+
+    def _apply(self, message: protocol.ClientMessage) -> services.RoomNews:
+        now = timezone.now()
+        code, player = self.code, self.player
+        if isinstance(message, protocol.ReadyMessage):
+            return services.race_ready(code=code, player=player, ready=message.ready)
+        if isinstance(message, protocol.StartMessage):
+            return services.race_start(code=code, player=player, now=now)
+        if isinstance(message, protocol.KickMessage):
+            return services.race_kick(code=code, player=player, target=message.player)
+        if isinstance(message, protocol.LeaveMessage):
+            return services.race_leave(code=code, player=player, now=now)
+        if isinstance(message, protocol.RematchMessage):
+            return services.race_rematch(code=code, player=player)
+        if isinstance(message, protocol.SettingsMessage):
+            return services.race_settings(
+                code=code, player=player, time_limit=message.time_limit, deal_code=message.code
+            )
+        if isinstance(message, protocol.GhostMessage):
+            return services.race_ghost(code=code, player=player, game_id=message.game, now=now)
+        if isinstance(message, protocol.SyncMessage):
+            return services.race_advance(code=code, now=now)
+        room = room_get(code=code)
+        if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
+            raise NotStarted("the race has not started: no moves before the start signal")
+        raise ServiceError("moves go to your game's own socket (the game's `ws`), not to the room", code="wrong_socket")
+
+    async def _write_room(self, message: dict[str, Any], *, again: bool) -> None:
+        """The message's frames, unless this socket has a newer room already (`again`: send it even if
+        it is not newer, as on connect or a sync); a racer's own `start` when the message has one."""
+        if message["version"] <= self.room_version and not again:
+            return
+        self.room_version = max(self.room_version, message["version"])
+        for frame in message["frames"]:
+            await self.send(text_data=frame)
+        start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
+        if start is not None:
+            await self.send(text_data=start)
+
+    async def _flush_held(self) -> None:
+        while self.held:
+            kind, item = self.held.pop(0)
+            if kind == "room":
+                await self._write_room(item, again=False)
+            else:
+                await self.send(text_data=item)
+        self.held = None
+
+    async def _refuse(self, error: ServiceError) -> None:
+        logger.warning("race socket for %r refused: %s", self.code, error.message)
+        await self._send(protocol.refused(error=error.message, code=error.code))
+        await self.close(code=CLOSE_NO_SUCH_ROOM if error.status == 404 else CLOSE_NOT_ALLOWED)
+
+    async def _refuse_flood(self) -> None:
+        self.strikes += 1
+        if self.strikes >= FLOOD_STRIKES:
+            logger.warning("race %s: socket closed for flooding", self.code)
+            await self.close(code=CLOSE_FLOODING)
+            return
+        await self._send(protocol.reject(n=None, error="too many messages: slow down", code="rate_limited"))
+
+    async def _send(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content))

@@ -1,0 +1,211 @@
+"""Typed messages of the race room socket: what a client may send, and what the server sends.
+
+The consumer turns raw text into one of these (or a ProtocolError with a reason) before any service
+runs. Server messages are built here and encoded once, however many sockets they go to.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from games.protocol import MAX_MESSAGE_BYTES, ProtocolError
+
+__all__ = ["ProtocolError"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyMessage:
+    n: int
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StartMessage:
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class KickMessage:
+    n: int
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveMessage:
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchMessage:
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class GhostMessage:
+    """The host races a finished game as a ghost (`game`), or drops the ghost (None)."""
+
+    n: int
+    game: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsMessage:
+    """The host sets the time limit (seconds) and the deal ("" for a fresh deal, or a deal code); None
+    leaves a setting as it is."""
+
+    n: int
+    time_limit: int | None
+    code: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    """Send the room again (after a gap in a racer's progress versions, or a deadline that passed)."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    """A move sent to the room: moves belong on the racer's own game socket, so it is always refused."""
+
+    n: int
+
+
+ClientMessage = (
+    ReadyMessage
+    | StartMessage
+    | KickMessage
+    | LeaveMessage
+    | RematchMessage
+    | GhostMessage
+    | SettingsMessage
+    | SyncMessage
+    | MoveMessage
+)
+
+_SIMPLE: dict[str, type[StartMessage | LeaveMessage | RematchMessage | SyncMessage]] = {
+    "start": StartMessage,
+    "leave": LeaveMessage,
+    "rematch": RematchMessage,
+    "sync": SyncMessage,
+}
+_TYPES = "'ready', 'start', 'kick', 'leave', 'rematch', 'ghost', 'settings' or 'sync'"
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return type(value) is int and 0 <= value < 2**31  # bool is not an id or a sequence number
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Parse one text frame from a room socket; raise ProtocolError saying what is wrong."""
+    if text is None:
+        raise ProtocolError("send JSON text frames, not binary")
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: {len(text)} characters, at most {MAX_MESSAGE_BYTES}", code="too_large")
+    try:
+        content: Any = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed JSON") from None
+    if not isinstance(content, dict):
+        raise ProtocolError("a message is a JSON object with a type field 't'")
+    n = content.get("n")
+    if not _whole(n):
+        raise ProtocolError("'n' must be a whole number (the message's sequence number)")
+    kind = content.get("t")
+    if kind in _SIMPLE:
+        return _SIMPLE[kind](n=n)
+    if kind == "ready":
+        ready = content.get("ready", True)
+        if not isinstance(ready, bool):
+            raise ProtocolError("'ready' must be true or false", n=n)
+        return ReadyMessage(n=n, ready=ready)
+    if kind == "kick":
+        player = content.get("player")
+        if not _whole(player):
+            raise ProtocolError("'player' must be the id of the racer to kick", n=n)
+        return KickMessage(n=n, player=player)
+    if kind == "ghost":
+        game = content.get("game")
+        if game is not None and not _whole(game):
+            raise ProtocolError("'game' must be the id of a finished game, or null to drop the ghost", n=n)
+        return GhostMessage(n=n, game=game)
+    if kind == "settings":
+        time_limit = content.get("time_limit")
+        if time_limit is not None and not _whole(time_limit):
+            raise ProtocolError("'time_limit' must be a whole number of seconds", n=n)
+        code = (content["code"] or "") if "code" in content else None  # null or "": a fresh deal
+        if code is not None and not isinstance(code, str):
+            raise ProtocolError("'code' must be a deal code, or null for a fresh deal", n=n)
+        return SettingsMessage(n=n, time_limit=time_limit, code=code)
+    if kind in ("move", "undo"):
+        return MoveMessage(n=n)
+    raise ProtocolError(f"unknown message type {kind!r}: use {_TYPES}", n=n, code="unknown_type")
+
+
+# --- server → client ------------------------------------------------------------------------------
+
+
+def encode(content: dict[str, Any]) -> str:
+    return json.dumps(content, cls=DjangoJSONEncoder)
+
+
+def welcome(*, player: int | None) -> dict[str, Any]:
+    """Who this socket is (None: a visitor who has not played, who can only watch)."""
+    return {"t": "welcome", "player": player}
+
+
+def room(*, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"t": "room", **payload}
+
+
+def countdown(*, starts_at: datetime.datetime, server_now: datetime.datetime) -> dict[str, Any]:
+    return {"t": "countdown", "starts_at": starts_at, "server_now": server_now}
+
+
+def start(*, game: dict[str, Any]) -> dict[str, Any]:
+    """To one racer: their own game, deal included (the first time anyone sees the deal)."""
+    return {"t": "start", "game": game}
+
+
+def standings(*, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"t": "standings", "standings": entries}
+
+
+def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]) -> dict[str, Any]:
+    """A racer's progress, from one event of their game (as games.events encodes it for every listener)."""
+    piles = event["piles"]
+    result = event.get("result")
+    finished = event["kind"] == "finish"
+    return {
+        "t": "progress",
+        "racer": racer,
+        "player": player,
+        "v": event["v"],
+        "kind": event["kind"],
+        "move": event["move"],
+        "line": event["line"],
+        "piles": piles,
+        "score": result["score"] if finished and result else 10 * (52 - piles),
+        "moves": 52 - piles,
+        "status": "finished" if finished else "playing",
+        "at": event["at"],
+    }
+
+
+def ack(*, n: int) -> dict[str, Any]:
+    return {"t": "ack", "n": n}
+
+
+def reject(*, n: int | None, error: str, code: str) -> dict[str, Any]:
+    return {"t": "reject", "n": n, "error": error, "code": code}
+
+
+def refused(*, error: str, code: str) -> dict[str, Any]:
+    """Why the server will not serve this socket; sent after accepting it, just before the 4xxx close."""
+    return {"t": "refused", "error": error, "code": code}

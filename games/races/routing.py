@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/races/<str:code>/", consumers.RaceConsumer.as_asgi()),
+]

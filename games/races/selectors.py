@@ -1,0 +1,270 @@
+"""Reads about race rooms: the room as clients see it, the standings, ghosts' timelines, and a player's
+race record."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.models import Player
+from games import engine, events
+from games.engine.deals import CODE_ALPHABET
+from games.models import Game
+
+from .errors import RoomNotFound
+from .models import Racer, Room
+
+# Room codes use the deal codes' alphabet: no 0/O or 1/I to misread.
+ROOM_CODE_ALPHABET = CODE_ALPHABET
+ROOM_CODE_LENGTH = 6
+
+
+def normalize_room_code(code: str) -> str | None:
+    """The canonical form of a room code (upper case, no spaces or dashes), or None if it cannot be one."""
+    cleaned = code.strip().upper().replace("-", "").replace(" ", "")
+    if len(cleaned) != ROOM_CODE_LENGTH or any(symbol not in ROOM_CODE_ALPHABET for symbol in cleaned):
+        return None
+    return cleaned
+
+
+def room_get(*, code: str) -> Room:
+    """The room a code names, or RoomNotFound."""
+    canonical = normalize_room_code(code)
+    room = Room.objects.filter(code=canonical).first() if canonical else None
+    if room is None:
+        raise RoomNotFound(f"there is no race room {code[:20]!r}")
+    return room
+
+
+def room_racers(*, room: Room) -> list[Racer]:
+    """The racers of the room's round, in the order they took their seats (kicked ones watch)."""
+    return list(
+        Racer.objects.filter(room=room, round=room.round, kicked=False)
+        .select_related("player", "game__deal", "ghost__player")
+        .order_by("joined_at", "pk")
+    )
+
+
+def racer_seat(*, room: Room, player: Player | None) -> Racer | None:
+    """The player's seat in the room's round, kicked or not; None for a watcher."""
+    if player is None:
+        return None
+    return Racer.objects.filter(room=room, round=room.round, player=player).first()
+
+
+def player_race_stats(*, player: Player) -> dict[str, int]:
+    """Races the player has finished a round of ("played") and won (first place against someone)."""
+    seats = Racer.objects.filter(player=player, place__isnull=False)
+    return {"played": seats.count(), "won": seats.filter(winner=True).count()}
+
+
+# --- ghosts -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GhostStep:
+    """One stored event of a ghost's game, `offset` seconds after that game's start, as the event JSON."""
+
+    offset: float
+    event: dict[str, Any]
+
+
+def ghost_timeline(*, game: Game) -> list[GhostStep]:
+    """Every event of a finished game, timed from its start: a ghost replays them at these offsets."""
+    stored = events.events_after(game=game, v=0, limit=game.version) or []
+    steps = []
+    for out in stored:
+        event = json.loads(out.frame)
+        at = datetime.datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
+        steps.append(GhostStep(offset=(at - game.started_at).total_seconds(), event=event))
+    return steps
+
+
+@dataclass(frozen=True, slots=True)
+class RaceLine:
+    """Where a racer stands: their line of moves, piles, the version reached, whether they are done."""
+
+    line: list[list[int]]
+    piles: int
+    v: int
+    finished: bool
+    score: int
+
+
+def ghost_line_at(steps: list[GhostStep], seconds: float) -> RaceLine:
+    """Where a ghost stands `seconds` after the start: its events up to then, replayed."""
+    line: list[list[int]] = []
+    piles, v, score, finished = 52, 0, 0, False
+    for step in steps:
+        if step.offset > seconds:
+            break
+        event = step.event
+        kind = event["kind"]
+        if kind == "move":
+            line.append(event["move"])
+        elif kind == "undo" and line:
+            line.pop()
+        elif kind == "finish":
+            if event["line"] is not None:
+                line = list(event["line"])
+            elif event["move"] is not None:
+                line.append(event["move"])
+            finished = True
+            score = event["result"]["score"]
+        piles, v = event["piles"], event["v"]
+    return RaceLine(line=line, piles=piles, v=v, finished=finished, score=score if finished else _score(piles))
+
+
+def _score(piles: int) -> int:
+    """The score of a game still being played (no win bonus yet)."""
+    return engine.score(piles, None) if piles > 1 else 0
+
+
+def _game_line(game: Game) -> RaceLine:
+    finished = game.status == Game.Status.FINISHED
+    return RaceLine(
+        line=game.moves,
+        piles=game.piles,
+        v=game.version,
+        finished=finished,
+        score=game.score if finished and game.score is not None else _score(game.piles),
+    )
+
+
+# --- standings --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a racer's race ended."""
+
+    won: bool
+    seconds: int
+    piles: int
+    score: int
+
+    def order(self) -> tuple[int, int, int, int]:
+        """Winners first, by server time; then fewer piles left; then the higher score."""
+        return (0 if self.won else 1, self.seconds if self.won else 0, self.piles, -self.score)
+
+
+def racer_outcome(*, room: Room, racer: Racer) -> Outcome | None:
+    """A racer's result in the room's round, or None while their game goes on.
+
+    A ghost's result is the stored game's, cut at the room's time limit; a win after the deadline
+    (a late finish before the server could act) is not a win of the race."""
+    if racer.ghost is not None:
+        ghost = racer.ghost
+        if ghost.seconds is not None and ghost.seconds <= room.time_limit and ghost.score is not None:
+            return Outcome(won=ghost.won, seconds=ghost.seconds, piles=ghost.piles, score=ghost.score)
+        cut = ghost_line_at(ghost_timeline(game=ghost), room.time_limit)
+        return Outcome(won=False, seconds=room.time_limit, piles=cut.piles, score=_score(cut.piles))
+    game = racer.game
+    if game is None or game.status != Game.Status.FINISHED or game.seconds is None or game.score is None:
+        return None
+    in_time = room.ends_at is None or (game.finished_at is not None and game.finished_at <= room.ends_at)
+    return Outcome(won=game.won and in_time, seconds=game.seconds, piles=game.piles, score=game.score)
+
+
+def ranked_outcomes(*, room: Room, racers: list[Racer]) -> list[tuple[int, Racer, Outcome]]:
+    """(place, racer, outcome) best first, for racers whose race has ended; equal outcomes share a
+    place (1, 2, 2, 4)."""
+    ended = [(racer, outcome) for racer in racers if (outcome := racer_outcome(room=room, racer=racer)) is not None]
+    ended.sort(key=lambda pair: (pair[1].order(), pair[0].joined_at, pair[0].pk))
+    ranked: list[tuple[int, Racer, Outcome]] = []
+    for index, (racer, outcome) in enumerate(ended):
+        tied = ranked and ranked[-1][2].order() == outcome.order()
+        ranked.append((ranked[-1][0] if tied else index + 1, racer, outcome))
+    return ranked
+
+
+def _who(racer: Racer) -> tuple[int, str]:
+    """The player a seat shows: the racer, or for a ghost the player who played its line."""
+    person = racer.player if racer.player is not None else racer.ghost.player  # type: ignore[union-attr]
+    return person.pk, person.nickname
+
+
+def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]]:
+    entries = []
+    for place, racer, outcome in ranked_outcomes(room=room, racers=racers):
+        player_id, nickname = _who(racer)
+        entries.append(
+            {
+                "place": place,
+                "racer": racer.pk,
+                "player": player_id,
+                "nickname": nickname,
+                "ghost": racer.is_ghost,
+                "won": outcome.won,
+                "seconds": outcome.seconds,
+                "piles": outcome.piles,
+                "score": outcome.score,
+                "game": racer.ghost_id if racer.is_ghost else racer.game_id,
+                "left": racer.left_at is not None,
+            }
+        )
+    return entries
+
+
+# --- the room as clients see it ---------------------------------------------------------------------
+
+
+def _racer_line(*, room: Room, racer: Racer, now: datetime.datetime) -> RaceLine | None:
+    if room.state not in (Room.State.RACING, Room.State.FINISHED) or room.starts_at is None:
+        return None
+    if racer.ghost is not None:
+        elapsed = room.time_limit if room.state == Room.State.FINISHED else (now - room.starts_at).total_seconds()
+        return ghost_line_at(ghost_timeline(game=racer.ghost), min(elapsed, room.time_limit))
+    return _game_line(racer.game) if racer.game is not None else None
+
+
+def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[str, Any]:
+    player_id, nickname = _who(racer)
+    started = room.state in (Room.State.RACING, Room.State.FINISHED)
+    line = _racer_line(room=room, racer=racer, now=now)
+    status = "waiting" if line is None else "finished" if line.finished else "playing"
+    return {
+        "racer": racer.pk,
+        "player": player_id,
+        "nickname": nickname,
+        "ghost": racer.is_ghost,
+        "ready": racer.ready or racer.is_ghost,
+        "connected": racer.is_ghost or racer.sockets > 0,
+        "left": racer.left_at is not None,
+        # Until the start a ghost's game would name the deal: it is withheld like the deal itself.
+        "game": (racer.ghost_id if racer.is_ghost else racer.game_id) if started else None,
+        "status": status,
+        "finished": status == "finished",
+        "v": line.v if line else 0,
+        "line": line.line if line else None,
+        "piles": line.piles if line else 52,
+        "score": line.score if line else 0,
+        "moves": len(line.line) if line else 0,
+        "place": racer.place,
+    }
+
+
+def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
+    """The room as every client sees it: nothing in it names the deal before the start signal."""
+    racers = room_racers(room=room)
+    started = room.state in (Room.State.RACING, Room.State.FINISHED) and room.deal is not None
+    return {
+        "code": room.code,
+        "state": room.state,
+        "round": room.round,
+        "version": room.version,
+        "host": room.host_id,
+        "time_limit": room.time_limit,
+        "starts_at": room.starts_at,
+        "ends_at": room.ends_at,
+        "server_now": now,
+        "url": f"/race/{room.code}",
+        "ws": f"/ws/races/{room.code}/",
+        "deal": room.deal.cards if started else None,  # type: ignore[union-attr]
+        "deal_code": room.deal.code if started else None,  # type: ignore[union-attr]
+        "deal_picked": bool(room.deal_code),
+        "racers": [_racer_entry(room=room, racer=racer, now=now) for racer in racers],
+        "standings": standings_entries(room=room, racers=racers) if room.state == Room.State.FINISHED else None,
+    }

@@ -1,0 +1,485 @@
+"""Every write to race rooms. The consumer, the API and the room's timers call these; racers' games
+are started and ended through games.services, never written here.
+
+Lock order: a service that locks a room never waits for a game row while holding it (starting new
+games is the one game write under the room's lock). A game's finish, which already holds the game
+row, locks the room in `race_game_finished`; so the two orders never cross.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import secrets
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from accounts.models import Player
+from games import engine
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import Game
+
+from .errors import (
+    NotEnoughReady,
+    NotHost,
+    NotRacer,
+    RaceError,
+    RoomFull,
+    RoomNotFound,
+    SpoilerWithheld,
+    WrongState,
+)
+from .models import MAX_RACERS, Racer, Room
+from .selectors import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, normalize_room_code, racer_seat, ranked_outcomes
+
+logger = logging.getLogger(__name__)
+
+COUNTDOWN_SECONDS = 5
+DEFAULT_TIME_LIMIT = 600
+MIN_TIME_LIMIT = 60
+MAX_TIME_LIMIT = 3600
+_CODE_ATTEMPTS = 10
+
+
+@dataclass(slots=True)
+class RoomNews:
+    """What a call changed in a room, stored and committed, for the caller to announce: "changed"
+    (the room), "countdown", "started" (the deal is out: each racer gets their game), "finished"."""
+
+    code: str
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, kind: str) -> None:
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    room: Room
+    seat: Racer | None  # None: the socket watches
+    news: RoomNews
+
+
+def _lock_room(code: str) -> Room:
+    canonical = normalize_room_code(code)
+    room = Room.objects.select_for_update().filter(code=canonical).first() if canonical else None
+    if room is None:
+        raise RoomNotFound(f"there is no race room {code[:20]!r}")
+    return room
+
+
+def _save(room: Room, *fields: str) -> None:
+    """Store a change to the room with the next version (clients keep the newest room they hear)."""
+    room.version += 1
+    room.save(update_fields=[*fields, "version"])
+
+
+def _seats(room: Room) -> list[Racer]:
+    """The round's seats that still race or raced: not kicked (left ones too, for the standings)."""
+    return list(
+        Racer.objects.filter(room=room, round=room.round, kicked=False)
+        .select_related("player", "game", "ghost")
+        .order_by("joined_at", "pk")
+    )
+
+
+def _active_seat(room: Room, player: Player | None) -> Racer:
+    seat = racer_seat(room=room, player=player)
+    if seat is None or seat.kicked or seat.left_at is not None:
+        raise NotRacer("only the room's racers can do that: you are watching")
+    return seat
+
+
+def _host_seat(room: Room, player: Player | None) -> Racer:
+    seat = _active_seat(room, player)
+    if room.host_id != seat.player_id:
+        raise NotHost("only the host can do that")
+    return seat
+
+
+def _in_state(room: Room, *states: str, doing: str) -> None:
+    if room.state not in states:
+        raise WrongState(f"cannot {doing} while the room is {room.state}")
+
+
+def _time_limit(seconds: int | None) -> int:
+    if seconds is None:
+        return DEFAULT_TIME_LIMIT
+    if not MIN_TIME_LIMIT <= seconds <= MAX_TIME_LIMIT:
+        raise RaceError(f"time_limit: from {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds, not {seconds}")
+    return seconds
+
+
+def _deal_code(text: str | None) -> str:
+    """The display form of a deal code the host picked ("" for a fresh deal)."""
+    if not text:
+        return ""
+    try:
+        return engine.format_deal_code(text)
+    except ValueError as error:
+        raise RaceError(f"code: {error}") from error
+
+
+def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
+    """A finished game `player` may see, to race as a ghost (the spoiler rule holds for ghosts too)."""
+    game = game_selectors.game_get(game_id=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise RaceError(f"game {game_id} is still being played: only a finished game can be a ghost")
+    if not game_selectors.game_visible_to(game=game, player=player, today=today):
+        raise SpoilerWithheld(
+            f"game {game_id} is on a daily deal whose day is not over: its moves stay hidden till then"
+        )
+    return game
+
+
+def _check_spoiler(room: Room, player: Player | None, today: datetime.date) -> None:
+    """A ghost on a daily deal that is not over shows its moves: only to those the spoiler rule allows."""
+    ghost = Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).select_related("ghost__deal").first()
+    if ghost is None or ghost.ghost is None:
+        return
+    if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
+        raise SpoilerWithheld("this room races a ghost on a daily deal whose day is not over: its moves stay hidden")
+
+
+def _hand_over(room: Room, leaving: Player) -> list[str]:
+    """If the host leaves, the next racer (by arrival) becomes host; the fields changed."""
+    if room.host_id != leaving.pk:
+        return []
+    successor = (
+        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
+        .exclude(player=leaving)
+        .order_by("joined_at", "pk")
+        .first()
+    )
+    room.host_id = successor.player_id if successor is not None else None
+    return ["host"]
+
+
+# --- rooms ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def room_create(
+    *,
+    host: Player,
+    time_limit: int | None = None,
+    deal_code: str | None = None,
+    ghost_game_id: int | None = None,
+    now: datetime.datetime,
+) -> Room:
+    """A new room with the creator as host and first racer. The deal is a fresh one unless the host
+    picks a deal code or a ghost (whose deal it is); it is chosen only when the race starts."""
+    limit = _time_limit(time_limit)
+    code = _deal_code(deal_code)
+    ghost = _ghost_game(player=host, game_id=ghost_game_id, today=now.date()) if ghost_game_id is not None else None
+    if code and ghost is not None:
+        raise RaceError("race either a deal code or a ghost (which brings its own deal), not both")
+    room = None
+    for _ in range(_CODE_ATTEMPTS):
+        try:
+            with transaction.atomic():  # a savepoint: a taken code leaves the transaction usable
+                room = Room.objects.create(
+                    code="".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH)),
+                    host=host,
+                    time_limit=limit,
+                    deal_code=code,
+                    created_at=now,
+                )
+            break
+        except IntegrityError:
+            continue
+    if room is None:
+        raise RuntimeError("no free room code found")
+    Racer.objects.create(room=room, round=room.round, player=host, joined_at=now)
+    if ghost is not None:
+        Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
+    logger.info("race room %s created by player %s", room.code, host.pk)
+    return room
+
+
+def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.datetime) -> Joined:
+    """Come into the room (a socket opening, or the page asking to join): a seat while the room is in
+    its lobby and has one, otherwise watching. `socket`: count this as one of the seat's open sockets."""
+    news = race_advance(code=code, now=now)
+    with transaction.atomic():
+        room = _lock_room(code)
+        _check_spoiler(room, player, now.date())
+        seat = racer_seat(room=room, player=player)
+        changed = False
+        fields: list[str] = []  # the room's own columns that changed
+        if seat is None and player is not None and room.state == Room.State.LOBBY:
+            taken = Racer.objects.filter(room=room, round=room.round, kicked=False).count()
+            if taken < MAX_RACERS:
+                seat = Racer.objects.create(room=room, round=room.round, player=player, joined_at=now)
+                changed = True
+                if room.host_id is None:  # everyone had left: the newcomer hosts
+                    room.host = player
+                    fields.append("host")
+        if seat is not None and (seat.kicked or seat.left_at is not None):
+            seat = None  # kicked, or gone from the race: watches
+        if socket and seat is not None:
+            seat.sockets += 1
+            seat.save(update_fields=["sockets"])
+            changed = changed or seat.sockets == 1
+        if changed:
+            _save(room, *fields)
+            news.add("changed")
+    return Joined(room=room, seat=seat, news=news)
+
+
+@transaction.atomic
+def race_disconnect(*, code: str, player: Player) -> RoomNews:
+    """One of the seat's sockets closed; the racer shows as disconnected when it was the last."""
+    news = RoomNews(code=code)
+    room = _lock_room(code)
+    updated = Racer.objects.filter(room=room, round=room.round, player=player, sockets__gt=0).update(
+        sockets=F("sockets") - 1
+    )
+    if updated and not Racer.objects.filter(room=room, round=room.round, player=player, sockets__gt=0).exists():
+        _save(room)
+        news.add("changed")
+    return news
+
+
+@transaction.atomic
+def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
+    room = _lock_room(code)
+    seat = _active_seat(room, player)
+    _in_state(room, Room.State.LOBBY, doing="change readiness")
+    if seat.ready == ready:
+        return RoomNews(code=room.code)
+    seat.ready = ready
+    seat.save(update_fields=["ready"])
+    _save(room)
+    return RoomNews(code=room.code, kinds=["changed"])
+
+
+@transaction.atomic
+def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
+    """The host starts the countdown: with at least two racers ready, or everyone. Racers who are not
+    ready watch this round. The deal is still not chosen: that happens at the start signal."""
+    room = _lock_room(code)
+    host = _host_seat(room, player)
+    _in_state(room, Room.State.LOBBY, doing="start")
+    host.ready = True
+    host.save(update_fields=["ready"])
+    humans = [seat for seat in _seats(room) if seat.player_id is not None]
+    ready = [seat for seat in humans if seat.ready]
+    if len(ready) < 2 and len(ready) < len(humans):
+        raise NotEnoughReady("the race starts when at least two racers are ready, or everyone is")
+    Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
+    room.state = Room.State.COUNTDOWN
+    room.starts_at = now + datetime.timedelta(seconds=COUNTDOWN_SECONDS)
+    _save(room, "state", "starts_at")
+    logger.info("race %s round %s: countdown to %s", room.code, room.round, room.starts_at.isoformat())
+    return RoomNews(code=room.code, kinds=["changed", "countdown"])
+
+
+@transaction.atomic
+def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
+    room = _lock_room(code)
+    _host_seat(room, player)
+    _in_state(room, Room.State.LOBBY, doing="kick")
+    if player is not None and target == player.pk:
+        raise RaceError("the host cannot kick themselves: leave instead")
+    seat = Racer.objects.filter(room=room, round=room.round, player_id=target, kicked=False).first()
+    if seat is None:
+        raise RaceError(f"player {target} is not racing in this room", code="not_found", status=404)
+    seat.kicked = True
+    seat.ready = False
+    seat.save(update_fields=["kicked", "ready"])
+    _save(room)
+    return RoomNews(code=room.code, kinds=["changed"])
+
+
+def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
+    """Give up the seat. Before the start it is freed; during the race the racer's game ends as it
+    stands (it still counts in the standings); if the host leaves, the next racer becomes host."""
+    news = RoomNews(code=code)
+    with transaction.atomic():
+        room = _lock_room(code)
+        seat = _active_seat(room, player)
+        changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
+        game_to_end = None
+        if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
+            seat.delete()
+        else:
+            seat.left_at = now
+            seat.save(update_fields=["left_at"])
+            game_to_end = seat.game_id if room.state == Room.State.RACING else None
+        _save(room, *changed)
+        news.add("changed")
+    if game_to_end is not None:
+        # After the room's lock is given back (see the module's lock order); its finish may end the race.
+        _end_game(game_id=game_to_end, at=now)
+        if Room.objects.filter(pk=room.pk, state=Room.State.FINISHED).exists():
+            news.add("finished")
+    return news
+
+
+@transaction.atomic
+def race_rematch(*, code: str, player: Player | None) -> RoomNews:
+    """After the race: the next round in the same room, with the same racers, on a new deal."""
+    room = _lock_room(code)
+    _host_seat(room, player)
+    _in_state(room, Room.State.FINISHED, doing="ask for a rematch")
+    staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
+    room.round += 1
+    room.state = Room.State.LOBBY
+    room.deal = None
+    room.deal_code = ""
+    room.starts_at = room.ends_at = room.finished_at = None
+    _save(room, "round", "state", "deal", "deal_code", "starts_at", "ends_at", "finished_at")
+    Racer.objects.bulk_create(
+        Racer(
+            room=room,
+            round=room.round,
+            player=seat.player,
+            joined_at=seat.joined_at,
+            ready=seat.player_id == room.host_id,
+            sockets=seat.sockets,
+        )
+        for seat in staying
+    )
+    logger.info("race %s: rematch, round %s", room.code, room.round)
+    return RoomNews(code=room.code, kinds=["changed"])
+
+
+@transaction.atomic
+def race_settings(
+    *, code: str, player: Player | None, time_limit: int | None = None, deal_code: str | None = None
+) -> RoomNews:
+    """The host sets the time limit and the deal ("" for a fresh one, or a deal code) in the lobby;
+    None leaves a setting as it is."""
+    room = _lock_room(code)
+    _host_seat(room, player)
+    _in_state(room, Room.State.LOBBY, doing="change the settings")
+    if time_limit is not None:
+        room.time_limit = _time_limit(time_limit)
+    if deal_code is not None:
+        room.deal_code = _deal_code(deal_code)
+    if room.deal_code and Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).exists():
+        raise RaceError("code: the ghost brings its own deal; drop the ghost to race a deal code")
+    _save(room, "time_limit", "deal_code")
+    return RoomNews(code=room.code, kinds=["changed"])
+
+
+@transaction.atomic
+def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: datetime.datetime) -> RoomNews:
+    """The host races a finished game as a ghost (its deal becomes the race's), or drops the ghost."""
+    room = _lock_room(code)
+    host = _host_seat(room, player)
+    _in_state(room, Room.State.LOBBY, doing="change the ghost")
+    Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
+    if game_id is not None:
+        ghost = _ghost_game(player=host.player, game_id=game_id, today=now.date())  # type: ignore[arg-type]
+        for seat in _seats(room):
+            if seat.player is not None and not game_selectors.game_visible_to(
+                game=ghost, player=seat.player, today=now.date()
+            ):
+                raise SpoilerWithheld(f"game {game_id} stays hidden from {seat.player.nickname} until its day is over")
+        if Racer.objects.filter(room=room, round=room.round, kicked=False).count() >= MAX_RACERS:
+            raise RoomFull(f"the room is full: {MAX_RACERS} racers at most")
+        Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
+        room.deal_code = ""
+    _save(room, "deal_code")
+    return RoomNews(code=room.code, kinds=["changed"])
+
+
+# --- the clock: the start signal and the time limit -------------------------------------------------
+
+
+def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
+    """Do what the room's clock says is due: at `starts_at` the start (the deal is chosen and each
+    racer's game begins), at `ends_at` the end (unfinished games end as they stand). Called by the
+    room's timers and before every read or join, so a restarted process still acts."""
+    news = RoomNews(code=code)
+    with transaction.atomic():
+        room = _lock_room(code)
+        if room.state == Room.State.COUNTDOWN and room.starts_at is not None and now >= room.starts_at:
+            _begin(room)
+            news.add("changed")
+            if room.state == Room.State.RACING:
+                news.add("started")
+        if room.state != Room.State.RACING or room.ends_at is None or now < room.ends_at:
+            return news
+        seats = _seats(room)
+        unfinished = [seat.game.pk for seat in seats if seat.game and seat.game.status == Game.Status.PLAYING]
+        if not unfinished:  # every game ended, yet the race did not: end it now
+            _finish(room, seats, now=room.ends_at)
+    for game_id in unfinished:
+        # Each in a transaction of its own, the room's lock given back: the last one ends the race.
+        _end_game(game_id=game_id, at=room.ends_at)
+    news.add("changed")
+    news.add("finished")
+    return news
+
+
+def _begin(room: Room) -> None:
+    """The start signal: choose the deal, start every racer's game on it with its clock at `starts_at`."""
+    seats = _seats(room)
+    humans = [seat for seat in seats if seat.player is not None]
+    if not humans:  # everyone left during the countdown: back to the lobby
+        room.state = Room.State.LOBBY
+        room.starts_at = None
+        _save(room, "state", "starts_at")
+        return
+    ghost = next((seat for seat in seats if seat.ghost is not None), None)
+    if ghost is not None:
+        deal = ghost.ghost.deal  # type: ignore[union-attr]
+    else:
+        deal = game_services.deal_for_code(code=room.deal_code or engine.new_deal_code())
+    assert room.starts_at is not None
+    for seat in humans:
+        seat.game = game_services.game_start_race(
+            player=seat.player,  # type: ignore[arg-type]
+            deal=deal,
+            race_code=room.code,
+            now=room.starts_at,
+        )
+        seat.save(update_fields=["game"])
+    if ghost is not None:
+        ghost.game = ghost.ghost
+        ghost.save(update_fields=["game"])
+    room.deal = deal
+    room.state = Room.State.RACING
+    room.ends_at = room.starts_at + datetime.timedelta(seconds=room.time_limit)
+    _save(room, "deal", "state", "ends_at")
+    logger.info("race %s round %s started: %s racers", room.code, room.round, len(humans))
+
+
+def _end_game(*, game_id: int, at: datetime.datetime) -> None:
+    """End a racer's game as it stands (the line the server has), at `at`."""
+    game = Game.objects.select_related("player").filter(pk=game_id, status=Game.Status.PLAYING).first()
+    if game is not None:
+        game_services.game_finish(game_id=game_id, player=game.player, moves=game.moves, now=at)
+
+
+def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
+    """A race game has ended (inside its finish's transaction, the game row locked): when it was the
+    last human racer's, the race ends and its standings are stored with it."""
+    room = Room.objects.select_for_update().filter(code=game.race_code).first()
+    if room is None or room.state != Room.State.RACING:
+        return
+    seats = _seats(room)
+    games = {seat.game_id for seat in seats if seat.player_id is not None}
+    if game.pk not in games:
+        return  # a game of an earlier round
+    if not Game.objects.filter(pk__in=games, status=Game.Status.PLAYING).exists():
+        _finish(room, seats, now=now)
+
+
+def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
+    """The race is over: store each racer's place with the room's end."""
+    for place, seat, _outcome in ranked_outcomes(room=room, racers=seats):
+        seat.place = place
+        seat.winner = place == 1 and len(seats) > 1
+        seat.save(update_fields=["place", "winner"])
+    room.state = Room.State.FINISHED
+    room.finished_at = now
+    _save(room, "state", "finished_at")
+    logger.info("race %s round %s finished", room.code, room.round)

@@ -1,0 +1,85 @@
+"""Two friends race in two browsers: an invite link, ready, the countdown, the same deal on both boards,
+each seeing the other's progress live, and the standings when both have ended their games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+MY_PILES = '[data-testid="my-board"] [data-testid="pile"]'
+CARDS_HAVE_LANDED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def me(page: Page) -> int:
+    answer = page.request.get("/api/me")
+    assert answer.ok, answer.text()
+    return int(answer.json()["id"])
+
+
+def racer_card(page: Page, player: int) -> Locator:
+    return page.locator(f'[data-testid="racer"][data-player="{player}"]')
+
+
+def play_a_move(page: Page) -> None:
+    """Tap the first pile that can move; if it has two places to go, tap the first lit one."""
+    count = page.locator(MY_PILES).count()
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    page.locator(f"{MY_PILES}.movable").first.click()
+    targets = page.locator(f"{MY_PILES}.target")
+    if targets.count():
+        targets.first.click()
+    expect(page.locator(MY_PILES)).to_have_count(count - 1)
+
+
+def end_my_game(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("end-game").click()
+
+
+def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: Page, other_player_page: Page):
+    host, friend = page, other_player_page
+    host.goto("/")
+    host.get_by_test_id("race-a-friend").click()
+    host.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
+    invite = host.get_by_test_id("invite-link").input_value()
+    assert invite.endswith(host.url.rsplit("/", 1)[1])
+
+    friend.goto(invite)
+    expect(friend.get_by_test_id("racer")).to_have_count(2)  # the page took a seat for the friend
+    host_id, friend_id = me(host), me(friend)
+    expect(racer_card(host, friend_id)).to_be_visible()
+    expect(racer_card(friend, host_id)).to_be_visible()
+    assert host.get_by_test_id("start").is_visible() and not friend.get_by_test_id("start").is_visible()
+
+    friend.get_by_test_id("ready").click()
+    expect(racer_card(host, friend_id)).to_have_attribute("data-ready", "true")
+    host.get_by_test_id("start").click()
+    expect(friend.get_by_test_id("countdown")).to_contain_text(re.compile(r"\d"))
+    assert host.locator(MY_PILES).count() == 0  # nothing is dealt before the start signal
+
+    expect(host.locator(MY_PILES)).to_have_count(52, timeout=15_000)
+    expect(friend.locator(MY_PILES)).to_have_count(52)
+    tops = host.locator(MY_PILES).evaluate_all("piles => piles.map(p => p.dataset.top)")
+    assert friend.locator(MY_PILES).evaluate_all("piles => piles.map(p => p.dataset.top)") == tops
+
+    play_a_move(host)
+    expect(racer_card(friend, host_id)).to_have_attribute("data-piles", "51")
+    expect(racer_card(friend, host_id).locator('[data-testid="pile"]')).to_have_count(51)
+    play_a_move(friend)
+    play_a_move(friend)
+    expect(racer_card(host, friend_id)).to_have_attribute("data-piles", "50")
+    expect(racer_card(host, friend_id).get_by_test_id("racer-moves")).to_have_text("2")
+
+    end_my_game(host)
+    expect(racer_card(friend, host_id)).to_have_attribute("data-status", "finished")
+    end_my_game(friend)
+    for browser_page in (host, friend):
+        standings = browser_page.get_by_test_id("standing")
+        expect(standings).to_have_count(2)
+        expect(standings.first).to_have_attribute("data-player", str(friend_id))  # fewer piles left
+    expect(host.get_by_test_id("rematch")).to_be_visible()

@@ -1,0 +1,68 @@
+"""Race rooms for the tests: a host, friends, a room on a deal with a known winning line, and a
+started race."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+
+from accounts.models import Player
+from games.hub import running_hub
+from games.races import services
+from games.races.models import Room
+from games.races.relay import running_rooms
+
+NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
+
+
+def later(seconds: float) -> datetime.datetime:
+    return NOON + datetime.timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def host(db: None) -> Player:
+    return Player.objects.create(nickname="Hostess")
+
+
+@pytest.fixture
+def friend(db: None) -> Player:
+    return Player.objects.create(nickname="Friend")
+
+
+@pytest.fixture
+def third(db: None) -> Player:
+    return Player.objects.create(nickname="Third")
+
+
+@pytest.fixture
+def room(host: Player, winning_game: dict[str, Any]) -> Room:
+    """A lobby on the winning game's deal, the host its only racer."""
+    return services.room_create(host=host, deal_code=winning_game["deal_code"], now=NOON)
+
+
+@pytest.fixture
+def lobby(room: Room, friend: Player) -> Room:
+    """The room with the friend seated too, both ready."""
+    services.race_join(code=room.code, player=friend, socket=False, now=later(1))
+    services.race_ready(code=room.code, player=friend, ready=True)
+    return room
+
+
+@pytest.fixture
+def racing(lobby: Room, host: Player) -> Room:
+    """The lobby's race, past its start signal: both racers have their game."""
+    services.race_start(code=lobby.code, player=host, now=later(3))
+    services.race_advance(code=lobby.code, now=later(3 + services.COUNTDOWN_SECONDS))
+    return Room.objects.get(pk=lobby.pk)
+
+
+async def stop_relays() -> None:
+    """Stop this event loop's race relays and games hub (socket tests run each on a loop of its own)."""
+    rooms = running_rooms()
+    if rooms is not None:
+        await rooms.stop()
+    hub = running_hub()
+    if hub is not None:
+        await hub.stop()

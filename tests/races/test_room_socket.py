@@ -1,0 +1,325 @@
+"""The room socket: joining, readiness, the countdown, the start, everyone's progress live, the
+standings, a dropped racer coming back; and a clear refusal for everything a client may not do."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import functools
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from accordion_site.asgi import application
+from games import protocol as game_protocol
+from games.models import Game
+from games.races import consumers, services
+from games.races.models import Room
+from games.services import game_finish, game_move
+from tests.games.sockets import ALLOWED_ORIGIN, game_socket, refusal, session_cookie_for
+
+from .conftest import stop_relays
+from .sockets import racer, room_socket, room_until, until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+async def relays_stopped() -> AsyncIterator[None]:
+    yield
+    await stop_relays()
+
+
+@pytest.fixture
+def quick_countdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "COUNTDOWN_SECONDS", 0.3)
+
+
+@pytest.fixture
+async def live_room(host, winning_game) -> Room:
+    return await sync_to_async(services.room_create)(host=host, deal_code=winning_game["deal_code"], now=timezone.now())
+
+
+async def both_ready(live_room: Room, host, friend) -> tuple[Any, Any]:
+    """The host's and the friend's room sockets, the friend ready."""
+    host_socket = await room_socket(live_room.code, host)
+    friend_socket = await room_socket(live_room.code, friend)
+    await friend_socket.send_json_to({"t": "ready", "ready": True, "n": 1})
+    await room_until(host_socket, lambda room: racer(room, friend).get("ready"))
+    return host_socket, friend_socket
+
+
+async def started(live_room: Room, host, friend) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    """Both racers' sockets past the start signal, with the game each got."""
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    await host_socket.send_json_to({"t": "start", "n": 1})
+    host_start = await until(host_socket, "start")
+    friend_start = await until(friend_socket, "start")
+    return host_socket, friend_socket, host_start["game"], friend_start["game"]
+
+
+async def close(*sockets: Any) -> None:
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_opening_the_socket_seats_the_player_and_the_others_hear_it(live_room, host, friend):
+    host_socket = await room_socket(live_room.code, host)
+    assert await host_socket.receive_json_from() == {"t": "welcome", "player": host.pk}
+    first = await until(host_socket, "room")
+    assert first["state"] == "lobby" and first["host"] == host.pk and first["deal"] is None
+    friend_socket = await room_socket(live_room.code, friend)
+    room = await room_until(host_socket, lambda room: len(room["racers"]) == 2)
+    assert racer(room, friend)["connected"] and room["url"] == f"/race/{live_room.code}"
+    await close(host_socket, friend_socket)
+
+
+async def test_ready_is_acknowledged_and_every_socket_hears_it(live_room, host, friend):
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    assert await until(friend_socket, "ack") == {"t": "ack", "n": 1}
+    await close(host_socket, friend_socket)
+
+
+async def test_the_start_sends_a_countdown_with_the_absolute_start_and_the_servers_clock(live_room, host, friend):
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    await host_socket.send_json_to({"t": "start", "n": 2})
+    countdown = await until(friend_socket, "countdown")
+    starts_at = datetime.datetime.fromisoformat(countdown["starts_at"].replace("Z", "+00:00"))
+    server_now = datetime.datetime.fromisoformat(countdown["server_now"].replace("Z", "+00:00"))
+    assert (starts_at - server_now).total_seconds() == pytest.approx(services.COUNTDOWN_SECONDS, abs=0.5)
+    await close(host_socket, friend_socket)
+
+
+async def test_at_the_start_signal_each_racer_gets_their_own_game_on_one_deal(
+    live_room, host, friend, third, quick_countdown, winning_game
+):
+    watcher = await room_socket(live_room.code, None)
+    host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
+    assert host_game["id"] != friend_game["id"]
+    assert host_game["deal"] == friend_game["deal"] == winning_game["deal"]
+    assert host_game["mode"] == "race" and host_game["started_at"] == friend_game["started_at"]
+    room = await room_until(watcher, lambda room: room["state"] == "racing")
+    assert room["deal"] == winning_game["deal"]
+    assert await watcher.receive_nothing(timeout=0.3)  # a watcher gets no game of its own
+    await close(host_socket, friend_socket, watcher)
+
+
+def holds_a_deal(value: Any) -> bool:
+    """Whether a message holds a list of 52 cards anywhere in it."""
+    if isinstance(value, dict):
+        return any(holds_a_deal(item) for item in value.values())
+    if isinstance(value, list):
+        return (len(value) == 52 and all(isinstance(card, str) for card in value)) or any(map(holds_a_deal, value))
+    return False
+
+
+async def test_nothing_the_sockets_hear_before_the_start_names_the_deal(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    await host_socket.send_json_to({"t": "start", "n": 1})
+    heard = []
+    while (message := await friend_socket.receive_json_from(timeout=3)).get("state") != "racing":
+        heard.append(message)
+    assert {message["t"] for message in heard} >= {"welcome", "room", "countdown"}
+    assert not any(holds_a_deal(message) or winning_game["deal_code"] in json.dumps(message) for message in heard)
+    assert message["deal"] == winning_game["deal"]  # the room that says "racing" brings it
+    await close(host_socket, friend_socket)
+
+
+async def test_every_move_reaches_the_other_racers_room_as_progress(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, _ = await started(live_room, host, friend)
+    player_socket = await game_socket(host_game["id"], host, v=1)
+    await player_socket.connect()
+    for n, move in enumerate(winning_game["moves"][:3], start=1):
+        await player_socket.send_json_to({"t": "move", "move": move, "n": n})
+        progress = await until(friend_socket, "progress")
+        assert progress | {"at": None} == {
+            "t": "progress",
+            "racer": progress["racer"],
+            "player": host.pk,
+            "v": n + 1,
+            "kind": "move",
+            "move": move,
+            "line": None,
+            "piles": 52 - n,
+            "score": 10 * n,
+            "moves": n,
+            "status": "playing",
+            "at": None,
+        }
+    await close(player_socket, host_socket, friend_socket)
+
+
+async def test_the_standings_arrive_when_the_last_racer_finishes(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
+    finish = sync_to_async(game_finish)
+    await finish(game_id=friend_game["id"], player=friend, moves=[], now=timezone.now())
+    await finish(game_id=host_game["id"], player=host, moves=winning_game["moves"], now=timezone.now())
+    table = (await until(friend_socket, "standings"))["standings"]
+    assert [(entry["player"], entry["place"], entry["won"]) for entry in table] == [
+        (host.pk, 1, True),
+        (friend.pk, 2, False),
+    ]
+    room = await room_until(host_socket, lambda room: room["state"] == "finished")
+    assert room["standings"] == table
+    await close(host_socket, friend_socket)
+
+
+async def test_a_racer_who_drops_shows_disconnected_and_comes_back_to_where_the_race_is(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
+    await friend_socket.disconnect()
+    room = await room_until(host_socket, lambda room: racer(room, friend).get("connected") is False)
+    assert room["state"] == "racing"
+    move = sync_to_async(game_move)
+    for step in winning_game["moves"][:2]:
+        await move(game_id=host_game["id"], player=host, move=step, now=timezone.now())
+    back = await room_socket(live_room.code, friend)
+    await until(back, "welcome")
+    room = await until(back, "room")
+    assert racer(room, friend)["connected"] and racer(room, host)["line"] == winning_game["moves"][:2]
+    assert (await until(back, "start"))["game"]["id"] == friend_game["id"]  # their own board again
+    await close(host_socket, back)
+
+
+@pytest.mark.parametrize("code", ["ZZZZZZ", "not-a-code"])
+async def test_a_room_that_does_not_exist_is_refused_with_4404(host, code):
+    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", await session_cookie_for(host))]
+    closed_with, message = await refusal(WebsocketCommunicator(application, f"/ws/races/{code}/", headers=headers))
+    assert closed_with == 4404 and message is not None and message["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("who", "command", "code"),
+    [
+        ("watcher", {"t": "ready", "ready": True}, "not_racer"),
+        ("watcher", {"t": "start"}, "not_racer"),
+        ("watcher", {"t": "leave"}, "not_racer"),
+        ("friend", {"t": "start"}, "not_host"),
+        ("friend", {"t": "kick", "player": 1}, "not_host"),
+        ("friend", {"t": "rematch"}, "not_host"),
+        ("host", {"t": "rematch"}, "wrong_state"),
+        ("host", {"t": "move", "move": [1, 0]}, "not_started"),
+        ("host", {"t": "teleport"}, "unknown_type"),
+        ("host", {"t": "ready", "ready": "yes"}, "bad_message"),
+        ("host", {"t": "settings", "time_limit": "long"}, "bad_message"),
+        ("host", {"t": "settings", "time_limit": 5}, "invalid"),
+        ("friend", {"t": "settings", "time_limit": 300}, "not_host"),
+    ],
+)
+async def test_commands_the_room_refuses_get_a_reject_with_a_code(live_room, host, friend, third, who, command, code):
+    host_socket = await room_socket(live_room.code, host)
+    friend_socket = await room_socket(live_room.code, friend)
+    watcher_socket = await room_socket(live_room.code, None)
+    socket = {"host": host_socket, "friend": friend_socket, "watcher": watcher_socket}[who]
+    await socket.send_json_to({**command, "n": 7})
+    answer = await until(socket, "reject")
+    assert answer["n"] == 7 and answer["code"] == code and answer["error"]
+    assert (await Room.objects.aget(pk=live_room.pk)).state == Room.State.LOBBY
+    await close(host_socket, friend_socket, watcher_socket)
+
+
+async def test_a_flooding_room_socket_is_told_to_slow_down_then_closed(live_room, host, monkeypatch):
+    monkeypatch.setattr(game_protocol, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    monkeypatch.setattr(consumers, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    socket = await room_socket(live_room.code, host)
+    await until(socket, "room")
+    for _ in range(game_protocol.MESSAGE_BURST):
+        await socket.send_to(text_data="junk")
+        assert (await until(socket, "reject"))["code"] == "bad_message"
+    await socket.send_to(text_data="junk")
+    assert (await until(socket, "reject"))["code"] == "rate_limited"
+    for _ in range(consumers.FLOOD_STRIKES):
+        await socket.send_to(text_data="junk")
+    while (output := await socket.receive_output(timeout=2))["type"] != "websocket.close":
+        assert json.loads(output["text"])["code"] == "rate_limited"
+    assert output["code"] == 4429
+
+
+async def test_the_race_starts_on_time_even_when_no_message_comes(live_room, host, quick_countdown):
+    socket = await room_socket(live_room.code, host)
+    await socket.send_json_to({"t": "start", "n": 1})
+    await until(socket, "countdown")
+    await asyncio.sleep(services.COUNTDOWN_SECONDS)
+    assert (await until(socket, "start"))["game"]["mode"] == "race"
+    assert await Game.objects.filter(race_code=live_room.code).aexists()
+    await close(socket)
+
+
+async def test_a_socket_that_comes_back_to_a_process_with_no_one_left_in_the_room_hears_progress(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, _ = await started(live_room, host, friend)
+    await close(host_socket, friend_socket)  # this process forgets the room
+    back = await room_socket(live_room.code, friend)
+    await room_until(back, lambda room: room["state"] == "racing")
+    await sync_to_async(game_move)(
+        game_id=host_game["id"], player=host, move=winning_game["moves"][0], now=timezone.now()
+    )
+    progress = await until(back, "progress")
+    assert (progress["player"], progress["v"], progress["piles"]) == (host.pk, 2, 51)
+    await close(back)
+
+
+async def test_sync_sends_the_room_again_with_every_racers_line(live_room, host, friend, quick_countdown, winning_game):
+    host_socket, friend_socket, host_game, _ = await started(live_room, host, friend)
+    await sync_to_async(game_move)(
+        game_id=host_game["id"], player=host, move=winning_game["moves"][0], now=timezone.now()
+    )
+    await until(friend_socket, "progress")
+    await friend_socket.send_json_to({"t": "sync", "n": 5})
+    room = await until(friend_socket, "room")
+    assert racer(room, host)["line"] == [winning_game["moves"][0]] and racer(room, host)["v"] == 2
+    assert await until(friend_socket, "ack") == {"t": "ack", "n": 5}
+    await close(host_socket, friend_socket)
+
+
+async def test_the_rematch_brings_everyone_back_to_the_lobby_for_a_new_round(live_room, host, friend, quick_countdown):
+    host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
+    for game, player in ((host_game, host), (friend_game, friend)):
+        await sync_to_async(game_finish)(game_id=game["id"], player=player, moves=[], now=timezone.now())
+    await until(host_socket, "standings")
+    await host_socket.send_json_to({"t": "rematch", "n": 3})
+    room = await room_until(friend_socket, lambda room: room["state"] == "lobby")
+    assert (
+        room["round"] == 2
+        and room["deal"] is None
+        and {entry["player"] for entry in room["racers"]}
+        == {
+            host.pk,
+            friend.pk,
+        }
+    )
+    assert all(entry["connected"] for entry in room["racers"])
+    await close(host_socket, friend_socket)
+
+
+async def test_a_ghost_races_live_at_its_own_pace(host, friend, quick_countdown, winning_game):
+    # The friend's win, its moves 0.1 s apart: the ghost's first three moves come within a second.
+    start = timezone.now() - datetime.timedelta(seconds=30)
+    ghost, _ = await sync_to_async(services.game_services.game_start)(
+        player=friend, mode="code", code=winning_game["deal_code"], now=start
+    )
+    for index, move in enumerate(winning_game["moves"]):
+        at = start + datetime.timedelta(seconds=0.5 + index / 10)
+        await sync_to_async(game_move)(game_id=ghost.pk, player=friend, move=move, now=at)
+    room = await sync_to_async(services.room_create)(host=host, ghost_game_id=ghost.pk, now=timezone.now())
+    socket = await room_socket(room.code, host)
+    await socket.send_json_to({"t": "start", "n": 1})
+    await until(socket, "start")
+    heard = [await until(socket, "progress", timeout=3) for _ in range(3)]
+    assert [(entry["player"], entry["v"], entry["move"]) for entry in heard] == [
+        (friend.pk, 2 + index, move) for index, move in enumerate(winning_game["moves"][:3])
+    ]
+    await close(socket)
