@@ -1,22 +1,173 @@
-"""Writes about players."""
+"""Writes about players: guests, nicknames, and the optional account that keeps a player's games."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 
+from django.contrib.auth import authenticate, get_user_model, login, logout, update_session_auth_hash
+from django.contrib.auth.password_validation import validate_password
 from django.contrib.sessions.backends.base import SessionBase
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 
+from games.transfers import games_transfer
+
+from .errors import (
+    AlreadySignedUp,
+    NicknameInvalid,
+    NicknameTaken,
+    NotSignedIn,
+    PasswordInvalid,
+    WrongCredentials,
+    WrongPassword,
+)
 from .models import Player
-from .selectors import SESSION_PLAYER_KEY, player_from_session
+from .nicknames import NicknameRuleError, nickname_clean
+from .selectors import SESSION_PLAYER_KEY, player_by_nickname, player_from_session, player_is_referenced
+
+logger = logging.getLogger(__name__)
+
+GUEST_NICKNAME_ATTEMPTS = 12
+# Accounts log in with their nickname; the Django user's own username is an internal handle.
+ACCOUNT_USERNAME = "player-{id}"
+
+
+def _guest_nickname(attempt: int) -> str:
+    # Short names while they are easy to find free; longer ones if the short ones keep clashing.
+    digits = 4 if attempt < GUEST_NICKNAME_ATTEMPTS // 2 else 8
+    return f"Guest-{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+
+
+def _nickname_valid(text: str) -> str:
+    try:
+        return nickname_clean(text)
+    except NicknameRuleError as error:
+        raise NicknameInvalid(str(error)) from error
+
+
+def _nickname_free(nickname: str, *, player: Player | None) -> None:
+    holder = player_by_nickname(nickname=nickname)
+    if holder is not None and (player is None or holder.pk != player.pk):
+        raise NicknameTaken(f"the nickname {nickname!r} is taken: choose another")
+
+
+def _save_nickname(player: Player, nickname: str) -> None:
+    """Store a new nickname on the player, or NicknameTaken when another player has it."""
+    _nickname_free(nickname, player=player)
+    player.nickname = nickname
+    try:
+        with transaction.atomic():  # a savepoint, so that losing a race leaves the transaction usable
+            player.save()
+    except IntegrityError as error:
+        raise NicknameTaken(f"the nickname {nickname!r} is taken: choose another") from error
+
+
+@transaction.atomic
+def guest_create() -> Player:
+    """A new guest player with a generated nickname such as "Guest-4821"."""
+    for attempt in range(GUEST_NICKNAME_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return Player.objects.create(nickname=_guest_nickname(attempt))
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free guest nickname found")
 
 
 @transaction.atomic
 def player_for_session(*, session: SessionBase) -> Player:
-    """The session's player, creating a guest (with a nickname such as "Guest 4821") on first play."""
+    """The session's player, creating a guest on first play."""
     player = player_from_session(session)
     if player is None:
-        player = Player.objects.create(nickname=f"Guest {secrets.randbelow(9000) + 1000}")
+        player = guest_create()
         session[SESSION_PLAYER_KEY] = player.pk
         session.save()
     return player
+
+
+@transaction.atomic
+def player_rename(*, player: Player, nickname: str) -> Player:
+    """Give the player a nickname of their choosing (NicknameInvalid, or NicknameTaken by another)."""
+    _save_nickname(player, _nickname_valid(nickname))
+    if not player.nickname_chosen:
+        player.nickname_chosen = True
+        player.save(update_fields=["nickname_chosen"])
+    logger.info("player %s is now %r", player.pk, player.nickname)
+    return player
+
+
+def _password_valid(password: str, *, nickname: str) -> None:
+    # The similarity check compares the password with the username: here, the nickname people see.
+    try:
+        validate_password(password, user=get_user_model()(username=nickname))
+    except ValidationError as error:
+        raise PasswordInvalid(" ".join(error.messages)) from error
+
+
+@transaction.atomic
+def account_signup(*, request: HttpRequest, nickname: str, password: str) -> Player:
+    """Turn the session's guest (a new one for a visitor who has not played) into an account with this
+    nickname and password, keeping all its games, and log the session in to it."""
+    player = player_from_session(request.session)
+    if player is not None and player.is_account:
+        raise AlreadySignedUp("you are logged in to an account already: log out to make another")
+    chosen = _nickname_valid(nickname)
+    _nickname_free(chosen, player=player)
+    _password_valid(password, nickname=chosen)
+    if player is None:
+        player = guest_create()
+    _save_nickname(player, chosen)
+    user = get_user_model().objects.create_user(username=ACCOUNT_USERNAME.format(id=player.pk), password=password)
+    player.user = user
+    player.nickname_chosen = True
+    player.save(update_fields=["user", "nickname_chosen"])
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[SESSION_PLAYER_KEY] = player.pk
+    logger.info("player %s signed up as %r", player.pk, player.nickname)
+    return player
+
+
+@transaction.atomic
+def account_login(*, request: HttpRequest, nickname: str, password: str) -> Player:
+    """Log the session in to the account with this nickname. The guest the session played as until now
+    hands its games over to the account (see games.transfers for two attempts at one daily deal)."""
+    account = player_by_nickname(nickname=nickname)
+    # An unknown nickname still costs one password hash (the backend's dummy check), so the answer's
+    # timing does not tell which nicknames have an account either.
+    username = ACCOUNT_USERNAME.format(id=account.pk) if account is not None and account.is_account else ""
+    user = authenticate(request, username=username, password=password)
+    if account is None or user is None:
+        raise WrongCredentials("wrong nickname or password")
+    guest = player_from_session(request.session)
+    if guest is not None and not guest.is_account and guest.pk != account.pk:
+        moved = games_transfer(source=guest, target=account)
+        # Rows the transfer does not move (say, seats in past races) keep naming the guest, so it stays.
+        if not player_is_referenced(player=guest):
+            guest.delete()
+        logger.info("guest %s merged into player %s (%s games)", guest.pk, account.pk, moved)
+    login(request, user)
+    request.session[SESSION_PLAYER_KEY] = account.pk
+    logger.info("player %s logged in", account.pk)
+    return account
+
+
+def account_logout(*, request: HttpRequest) -> None:
+    """End the session: its player, guest or account, is no longer this browser's."""
+    logout(request)
+
+
+@transaction.atomic
+def account_password_change(*, request: HttpRequest, player: Player, old: str, new: str) -> None:
+    """Change an account's password; this session stays logged in, every other one is logged out."""
+    user = player.user
+    if user is None:
+        raise NotSignedIn("a guest has no password: sign up first")
+    if not user.check_password(old):
+        raise WrongPassword("the current password is wrong")
+    _password_valid(new, nickname=player.nickname)
+    user.set_password(new)
+    user.save(update_fields=["password"])
+    update_session_auth_hash(request, user)
+    logger.info("player %s changed their password", player.pk)

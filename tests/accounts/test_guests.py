@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import Player
+from accounts.nicknames import nickname_clean
 from games.models import Game
 from tests.api_client import start
 
@@ -18,7 +19,13 @@ def test_a_first_game_makes_the_visitor_a_guest_player_with_a_nickname():
     visitor = Client()
     game = start_daily(visitor)
     player = Game.objects.get(pk=game["id"]).player
-    assert player.nickname.startswith("Guest ") and player.user is None
+    assert player.nickname.startswith("Guest-") and player.user is None and not player.nickname_chosen
+
+
+def test_a_generated_guest_nickname_follows_the_nickname_rule():
+    start(Client(), mode="new")
+    nickname = Player.objects.get().nickname
+    assert nickname_clean(nickname) == nickname
 
 
 def test_the_same_browser_stays_the_same_player_across_games():

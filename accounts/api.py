@@ -1,0 +1,140 @@
+"""REST endpoints for players: who am I, nicknames, sign-up, login, logout, password, profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accordion_site.api_errors import ErrorSerializer
+
+from . import selectors, services
+from .errors import NotSignedIn, PlayerNotFound
+from .models import Player
+from .serializers import (
+    CredentialsInputSerializer,
+    MeSerializer,
+    NicknameInputSerializer,
+    PasswordChangeInputSerializer,
+    ProfileSerializer,
+    me_payload,
+    profile_payload,
+)
+from .throttles import AccountAddressThrottle, AccountNicknameThrottle
+
+ATTEMPT_THROTTLES = [AccountAddressThrottle, AccountNicknameThrottle]
+NO_CONTENT = OpenApiResponse(description="Done; no body.")
+
+
+def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data  # type: ignore[no-any-return]
+
+
+def _session_player(request: Request) -> Player:
+    player = selectors.player_from_session(request.session)
+    if player is None:
+        raise PlayerNotFound("you have not played yet: start a game, sign up or log in")
+    return player
+
+
+def _me(player: Player) -> dict[str, Any]:
+    today = timezone.now().date()
+    return me_payload(player, daily_done=selectors.player_daily_done(player=player, today=today))
+
+
+class MeApi(APIView):
+    @extend_schema(
+        operation_id="me_get",
+        responses={200: MeSerializer, 404: ErrorSerializer},
+        description="The session's player; 404 for a visitor who has not played yet.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(_me(_session_player(request)))
+
+    @extend_schema(
+        operation_id="me_rename",
+        request=NicknameInputSerializer,
+        responses={200: MeSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        description="Change the session player's nickname. 400 `invalid_nickname` or `nickname_taken`.",
+    )
+    def patch(self, request: Request) -> Response:
+        data = _valid(NicknameInputSerializer, request.data)
+        player = services.player_rename(player=_session_player(request), nickname=data["nickname"])
+        return Response(_me(player))
+
+
+class SignupApi(APIView):
+    throttle_classes = ATTEMPT_THROTTLES
+
+    @extend_schema(
+        operation_id="accounts_signup",
+        request=CredentialsInputSerializer,
+        responses={201: MeSerializer, 400: ErrorSerializer, 409: ErrorSerializer, 429: ErrorSerializer},
+        description="Turn the session's guest into an account (its games stay) and log in to it.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(CredentialsInputSerializer, request.data)
+        player = services.account_signup(request=request._request, nickname=data["nickname"], password=data["password"])
+        return Response(_me(player), status=status.HTTP_201_CREATED)
+
+
+class LoginApi(APIView):
+    throttle_classes = ATTEMPT_THROTTLES
+
+    @extend_schema(
+        operation_id="accounts_login",
+        request=CredentialsInputSerializer,
+        responses={200: MeSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+        description="Log in; the session's guest games join the account. A wrong nickname or password is "
+        "400 `wrong_credentials` either way.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(CredentialsInputSerializer, request.data)
+        player = services.account_login(request=request._request, nickname=data["nickname"], password=data["password"])
+        return Response(_me(player))
+
+
+class LogoutApi(APIView):
+    @extend_schema(operation_id="accounts_logout", request=None, responses={204: NO_CONTENT})
+    def post(self, request: Request) -> Response:
+        services.account_logout(request=request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordApi(APIView):
+    throttle_classes = ATTEMPT_THROTTLES
+
+    @extend_schema(
+        operation_id="accounts_password",
+        request=PasswordChangeInputSerializer,
+        responses={204: NO_CONTENT, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
+        description="Change the password; other sessions of the account are logged out.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(PasswordChangeInputSerializer, request.data)
+        player = selectors.player_from_session(request.session)
+        if player is None:
+            raise NotSignedIn("log in first")
+        services.account_password_change(request=request._request, player=player, old=data["old"], new=data["new"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerProfileApi(APIView):
+    @extend_schema(
+        operation_id="players_profile",
+        responses={200: ProfileSerializer, 404: ErrorSerializer},
+        description="A player's statistics from their verified games, daily calendar, score chart and recent games.",
+    )
+    def get(self, request: Request, nickname: str) -> Response:
+        player = selectors.player_by_nickname(nickname=nickname)
+        if player is None:
+            raise PlayerNotFound(f"there is no player {nickname!r}")
+        today = timezone.now().date()
+        return Response(profile_payload(selectors.player_profile(player=player, today=today), today=today))

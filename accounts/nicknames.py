@@ -1,0 +1,62 @@
+"""The nickname rule, as pure functions (no Django): what a nickname may be, and the key that decides
+when two nicknames are the same one.
+
+A nickname is 3 to 20 characters after trimming: letters of any script (with their combining marks),
+digits, `_` and `-`. It is stored in Unicode NFKC form, so full-width or ligature look-alikes become
+plain letters. Two nicknames are the same when their keys are equal: NFKC, case-folded, every decimal
+digit read as its ASCII digit, and the Arabic yeh and kaf read as the Persian ones (keyboards type
+either, and they look the same).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+NICKNAME_MIN_LENGTH = 3
+NICKNAME_MAX_LENGTH = 20
+# Case folding and NFKC can lengthen a string (ß → ss); this is room enough for 20 characters.
+NICKNAME_KEY_MAX_LENGTH = 80
+
+_SEPARATORS = frozenset("_-")
+_PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
+
+
+class NicknameRuleError(ValueError):
+    """The text breaks the nickname rule; the message says how, for the person typing it."""
+
+
+def character_allowed(character: str, *, first: bool) -> bool:
+    """Whether `character` may stand in a nickname (`first`: as its first character)."""
+    if character in _SEPARATORS:
+        return True
+    category = unicodedata.category(character)
+    if category.startswith("L") or category == "Nd":
+        return True
+    # A combining mark (a Devanagari vowel sign, an Arabic vowel) belongs to the letter before it.
+    return category.startswith("M") and not first
+
+
+def nickname_clean(text: str) -> str:
+    """The nickname as it will be stored, or NicknameRuleError saying what is wrong with `text`."""
+    nickname = unicodedata.normalize("NFKC", text).strip()
+    if len(nickname) < NICKNAME_MIN_LENGTH:
+        raise NicknameRuleError(f"a nickname needs at least {NICKNAME_MIN_LENGTH} characters")
+    if len(nickname) > NICKNAME_MAX_LENGTH:
+        raise NicknameRuleError(f"a nickname has at most {NICKNAME_MAX_LENGTH} characters")
+    for index, character in enumerate(nickname):
+        if character.isspace():
+            raise NicknameRuleError("a nickname has no spaces: use _ or - between words")
+        if not character_allowed(character, first=index == 0):
+            shown = character if character.isprintable() else f"U+{ord(character):04X}"
+            raise NicknameRuleError(f"a nickname may hold letters, digits, _ and - only, not {shown!r}")
+    return nickname
+
+
+def nickname_key(nickname: str) -> str:
+    """The form two nicknames are compared in: equal keys are the same nickname."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", nickname).strip().casefold())
+    digits_read = "".join(
+        str(unicodedata.decimal(character)) if unicodedata.category(character) == "Nd" else character
+        for character in folded
+    )
+    return digits_read.translate(_PERSIAN_LETTERS)

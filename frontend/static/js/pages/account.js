@@ -1,0 +1,65 @@
+// The account page: change nickname, sign up, log in, change password, log out. Each form posts JSON to
+// the same API any client uses (with the CSRF header); the server's message explains a refusal.
+
+import { changePassword, logIn, logOut, renameMe, signUp } from "../api.js";
+
+function profileUrl(page, nickname) {
+  // The page carries {% url 'profile' 'nickname' %}: swap the placeholder for the real (encoded) name.
+  return page.dataset.profileUrl.replace(/nickname$/, encodeURIComponent(nickname));
+}
+
+const ACTIONS = {
+  async rename(form) {
+    await renameMe(form.elements.nickname.value);
+    window.location.reload(); // the header shows the new name too
+  },
+  async signup(form, page) {
+    const me = await signUp(form.elements.nickname.value, form.elements.password.value);
+    window.location.assign(profileUrl(page, me.nickname));
+  },
+  async login(form, page) {
+    const me = await logIn(form.elements.nickname.value, form.elements.password.value);
+    window.location.assign(profileUrl(page, me.nickname));
+  },
+  async password(form) {
+    await changePassword(form.elements.old.value, form.elements.new.value);
+    form.reset();
+    form.querySelector('[data-role="done"]').hidden = false;
+  },
+  async logout() {
+    await logOut();
+    window.location.reload();
+  },
+};
+
+function wire(form, page) {
+  const error = form.querySelector('[data-role="error"]');
+  const done = form.querySelector('[data-role="done"]');
+  const button = form.querySelector('button[type="submit"]');
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    if (done) done.hidden = true;
+    button.disabled = true;
+    try {
+      await ACTIONS[form.dataset.form](form, page);
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+      form.querySelector("input:not([type=hidden]):not([hidden])")?.focus();
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+export function main() {
+  const page = document.getElementById("account-page");
+  for (const form of page.querySelectorAll("form[data-form]")) wire(form, page);
+  // Back from another page via the browser's cache: no button may stay disabled.
+  window.addEventListener("pageshow", () => {
+    for (const button of page.querySelectorAll("button")) button.disabled = false;
+  });
+}
+
+main();

@@ -1,0 +1,234 @@
+// The profile page: a player's statistics, score chart, daily calendar and recent games, all drawn from
+// GET /api/players/<nickname>. Every text from the server goes in with textContent, never as HTML.
+
+import { getProfile } from "../api.js";
+import { formatDuration } from "../clock.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gamePageUrl } from "../nav.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const BEST_SCORE = 2210; // 510 for the piles + 500 for the win + 1200 time bonus
+const CHART = { width: 640, height: 200, left: 44, right: 12, top: 12, bottom: 26 };
+
+function locale() {
+  return document.documentElement.lang || undefined;
+}
+
+function element(tag, { className, text, attrs } = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function svgElement(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  return node;
+}
+
+function formatNumber(value, options = {}) {
+  return new Intl.NumberFormat(locale(), options).format(value);
+}
+
+function formatDate(isoDate, options = { dateStyle: "medium" }) {
+  // Dates of daily deals are UTC dates: show them as such, whatever the device's time zone.
+  return new Intl.DateTimeFormat(locale(), { ...options, timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+function formatDays(count) {
+  return interpolate(ngettext("%(count)s day", "%(count)s days", count), { count: formatNumber(count) });
+}
+
+// ---------------------------------------------------------------- statistics
+
+function statText(name, stats) {
+  const value = stats[name];
+  if (value === null || value === undefined) return "–";
+  switch (name) {
+    case "win_rate":
+      return formatNumber(value, { style: "percent", maximumFractionDigits: 1 });
+    case "fastest_win":
+    case "average_win_seconds":
+      return formatDuration(Math.round(value));
+    case "average_piles":
+      return formatNumber(value, { maximumFractionDigits: 1 });
+    case "current_streak":
+    case "longest_streak":
+      return formatDays(value);
+    default:
+      return formatNumber(value);
+  }
+}
+
+function drawStats(page, stats) {
+  for (const cell of page.querySelectorAll("[data-stat]")) cell.textContent = statText(cell.dataset.stat, stats);
+}
+
+// ---------------------------------------------------------------- score chart
+
+function drawChart(container, points) {
+  container.replaceChildren();
+  if (points.length === 0) {
+    container.append(element("p", { className: "profile-note", text: gettext("No finished games yet.") }));
+    return;
+  }
+  const { width, height, left, right, top, bottom } = CHART;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const x = (index) => left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
+  const y = (score) => top + plotHeight - (Math.min(score, BEST_SCORE) * plotHeight) / BEST_SCORE;
+
+  const first = formatDate(points[0].at.slice(0, 10));
+  const last = formatDate(points[points.length - 1].at.slice(0, 10));
+  const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart-svg" });
+  const title = svgElement("title");
+  title.textContent = interpolate(
+    ngettext(
+      "Score of the last game, %(first)s",
+      "Scores of the last %(count)s games, from %(first)s to %(last)s",
+      points.length,
+    ),
+    { count: points.length, first, last },
+  );
+  svg.append(title);
+
+  for (const level of [0, 1000, 2000]) {
+    svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: y(level), y2: y(level) }));
+    const label = svgElement("text", { class: "chart-label", x: left - 6, y: y(level) + 4, "text-anchor": "end" });
+    label.textContent = formatNumber(level);
+    svg.append(label);
+  }
+  const line = points.map((point, index) => `${x(index).toFixed(1)},${y(point.score).toFixed(1)}`).join(" ");
+  svg.append(svgElement("polyline", { class: "chart-line", points: line }));
+  points.forEach((point, index) => {
+    const dot = svgElement("circle", {
+      class: point.won ? "chart-point won" : "chart-point",
+      cx: x(index).toFixed(1),
+      cy: y(point.score).toFixed(1),
+      r: point.won ? 4 : 3,
+    });
+    const tip = svgElement("title");
+    tip.textContent = `${formatDate(point.at.slice(0, 10))}: ${formatNumber(point.score)}`;
+    dot.append(tip);
+    svg.append(dot);
+  });
+  for (const [text, anchor, at] of [[first, "start", left], [last, "end", width - right]]) {
+    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchor });
+    label.textContent = text;
+    svg.append(label);
+  }
+  container.append(svg);
+}
+
+// ---------------------------------------------------------------- daily calendar
+
+function isoDate(date) {
+  return date.toISOString().slice(0, 10);
+}
+
+function weekdayNames() {
+  // 2024-01-01 was a Monday: the calendar's weeks start on Monday, as ISO weeks do.
+  const format = new Intl.DateTimeFormat(locale(), { weekday: "narrow", timeZone: "UTC" });
+  return Array.from({ length: 7 }, (_, day) => format.format(new Date(Date.UTC(2024, 0, 1 + day))));
+}
+
+function dayCell(date, result) {
+  const label = formatDate(date, { dateStyle: "full" });
+  if (!result) {
+    return element("span", { className: "day", attrs: { "data-date": date, title: label } });
+  }
+  const outcome = result.won
+    ? gettext("won")
+    : interpolate(ngettext("%(piles)s pile left", "%(piles)s piles left", result.piles), { piles: result.piles });
+  const cell = element("a", {
+    className: result.won ? "day played won" : "day played",
+    text: result.won ? "★" : formatNumber(result.piles),
+    attrs: { href: result.url, "data-date": date, title: `${label}: ${outcome}`, "aria-label": `${label}: ${outcome}` },
+  });
+  return cell;
+}
+
+function drawCalendar(container, calendar) {
+  container.replaceChildren();
+  const results = new Map(calendar.days.map((day) => [day.date, { ...day, url: gamePageUrl(day.game) }]));
+  const names = weekdayNames();
+  const first = new Date(`${calendar.first_day}T00:00:00Z`);
+  const last = new Date(`${calendar.last_day}T00:00:00Z`);
+  for (let month = first; month <= last; month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))) {
+    const block = element("section", { className: "month" });
+    block.append(
+      element("h3", {
+        className: "month-name",
+        text: new Intl.DateTimeFormat(locale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(month),
+      }),
+    );
+    const grid = element("div", { className: "month-grid" });
+    for (const name of names) grid.append(element("span", { className: "weekday", text: name, attrs: { "aria-hidden": "true" } }));
+    const blanks = (month.getUTCDay() + 6) % 7; // Monday first
+    for (let i = 0; i < blanks; i += 1) grid.append(element("span", { className: "day blank", attrs: { "aria-hidden": "true" } }));
+    for (let day = new Date(month); day.getUTCMonth() === month.getUTCMonth() && day <= last; day = new Date(day.getTime() + 86_400_000)) {
+      const date = isoDate(day);
+      grid.append(dayCell(date, results.get(date)));
+    }
+    block.append(grid);
+    container.append(block);
+  }
+}
+
+// ---------------------------------------------------------------- recent games
+
+function dealText(game) {
+  if (game.daily_date) {
+    const daily = interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily_date) });
+    return game.ranked ? daily : interpolate(gettext("%(deal)s (practice)"), { deal: daily });
+  }
+  return game.deal_code || gettext("New deal");
+}
+
+function drawRecent(page, games) {
+  const table = page.querySelector('[data-testid="recent-games"]');
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  const finished = new Intl.DateTimeFormat(locale(), { dateStyle: "medium" });
+  for (const game of games) {
+    const row = element("tr", { attrs: { "data-testid": "recent-game", "data-game": String(game.id) } });
+    const deal = element("td", { text: dealText(game) });
+    if (game.deal_code && !game.daily_date) deal.dir = "ltr";
+    const link = element("a", { className: "btn btn-ghost btn-small", text: gettext("Replay"), attrs: { href: game.url } });
+    row.append(
+      element("td", { text: finished.format(new Date(game.finished_at)) }),
+      deal,
+      element("td", { className: "num", text: formatNumber(game.score) }),
+      element("td", { className: "num", text: game.won ? gettext("Won") : formatNumber(game.piles) }),
+      element("td", { className: "num", text: formatDuration(game.seconds), attrs: { dir: "ltr" } }),
+      element("td", {}),
+    );
+    row.lastChild.append(link);
+    body.append(row);
+  }
+  table.hidden = games.length === 0;
+  page.querySelector('[data-role="no-games"]').hidden = games.length > 0;
+}
+
+// ---------------------------------------------------------------- the page
+
+export async function main() {
+  const page = document.getElementById("profile-page");
+  const error = page.querySelector('[data-testid="profile-error"]');
+  try {
+    const profile = await getProfile(page.dataset.nickname);
+    drawStats(page, profile.stats);
+    drawChart(page.querySelector('[data-testid="score-chart"]'), profile.scores);
+    drawCalendar(page.querySelector('[data-testid="calendar"]'), profile.calendar);
+    drawRecent(page, profile.recent);
+  } catch (failure) {
+    error.textContent = failure.message;
+    error.hidden = false;
+  } finally {
+    page.setAttribute("aria-busy", "false");
+  }
+}
+
+main();

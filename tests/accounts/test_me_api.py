@@ -1,0 +1,74 @@
+"""GET /api/me and PATCH /api/me: who the session plays as, and choosing a nickname."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from accounts.models import Player
+from tests.api_client import post, start
+
+from .conftest import me
+
+pytestmark = pytest.mark.django_db
+
+
+def rename(browser: Client, nickname: str) -> tuple[int, dict]:
+    response = browser.patch("/api/me", data=json.dumps({"nickname": nickname}), content_type="application/json")
+    return response.status_code, response.json()
+
+
+def test_a_visitor_who_has_not_played_is_not_a_player_yet():
+    response = Client().get("/api/me")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_a_guest_sees_their_generated_nickname_and_that_they_have_no_account():
+    visitor = Client()
+    start(visitor, mode="new")
+    answer = me(visitor)
+    assert answer["nickname"].startswith("Guest-")
+    assert answer["account"] is False and answer["nickname_chosen"] is False and answer["daily_done"] is False
+
+
+def test_todays_daily_is_done_once_the_attempt_is_finished(client):
+    game = start(client, mode="daily")
+    assert me(client)["daily_done"] is False
+    post(client, f"/api/games/{game['id']}/finish", {"moves": []})
+    assert me(client)["daily_done"] is True
+
+
+def test_a_player_renames_themselves(client, player):
+    status, answer = rename(client, "  Lovelace ")
+    assert status == 200 and answer["nickname"] == "Lovelace" and answer["nickname_chosen"] is True
+    player.refresh_from_db()
+    assert player.nickname == "Lovelace"
+
+
+def test_a_persian_nickname_is_welcome(client):
+    status, answer = rename(client, "مریم_۱۳۷۰")
+    assert status == 200 and answer["nickname"] == "مریم_۱۳۷۰"
+
+
+def test_a_bad_nickname_is_a_400_with_the_reason(client):
+    status, error = rename(client, "Ada<3")
+    assert status == 400 and error["code"] == "invalid_nickname" and "letters, digits, _ and -" in error["error"]
+
+
+@pytest.mark.parametrize("taken", ["Grace", "GRACE", "\uff47\uff52\uff41\uff43\uff45"])
+def test_a_nickname_another_player_has_is_a_400_whatever_its_case_or_width(client, other_player, taken):
+    status, error = rename(client, taken)
+    assert status == 400 and error["code"] == "nickname_taken"
+    assert Player.objects.get(pk=other_player.pk).nickname == "Grace"
+
+
+def test_a_player_may_change_the_case_of_their_own_nickname(client):
+    status, answer = rename(client, "ADA")
+    assert status == 200 and answer["nickname"] == "ADA"
+
+
+def test_a_visitor_cannot_rename_before_playing():
+    status, error = rename(Client(), "Visitor")
+    assert status == 404 and error["code"] == "not_found"

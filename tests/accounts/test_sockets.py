@@ -1,0 +1,64 @@
+"""The session of an account opens its game sockets as it opens its pages; a session that has lost its
+login (a password change on another device) no longer does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accordion_site.asgi import application
+from games.hub import running_hub
+from tests.api_client import post, start
+from tests.games.sockets import ALLOWED_ORIGIN, refusal
+
+from .conftest import PASSWORD, post_for_status, signed_up
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+async def stop_hub_after_test() -> AsyncIterator[None]:
+    yield
+    hub = running_hub()
+    if hub is not None:
+        await hub.stop()
+
+
+@pytest.fixture
+def ada_and_game(transactional_db: None) -> tuple[Client, int]:
+    """A browser logged in to the account "Ada", which has a game in progress."""
+    browser = signed_up("Ada")
+    return browser, start(browser, mode="new")["id"]
+
+
+def socket_of(browser: Client, game_id: int) -> WebsocketCommunicator:
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", cookie)]
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+
+
+def change_password_elsewhere() -> None:
+    elsewhere = Client()
+    post(elsewhere, "/api/accounts/login", {"nickname": "Ada", "password": PASSWORD})
+    assert post_for_status(elsewhere, "/api/accounts/password", {"old": PASSWORD, "new": "a new secret"}) == 204
+
+
+async def test_a_logged_in_account_plays_its_game_over_the_socket(ada_and_game):
+    browser, game_id = ada_and_game
+    socket = socket_of(browser, game_id)
+    accepted, _ = await socket.connect()
+    assert accepted
+    state = await socket.receive_json_from()
+    assert state["t"] == "state" and state["game"]["id"] == game_id
+    await socket.disconnect()
+
+
+async def test_a_session_logged_out_by_a_password_change_elsewhere_is_refused(ada_and_game):
+    browser, game_id = ada_and_game
+    await sync_to_async(change_password_elsewhere)()
+    code, message = await refusal(socket_of(browser, game_id))
+    assert code == 4403 and message is not None and message["t"] == "refused"

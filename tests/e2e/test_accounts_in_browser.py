@@ -1,0 +1,113 @@
+"""Players in real Chromium: a guest plays, signs up, logs out, logs in from another browser and finds
+the same history on their profile; a guest names themselves for the leaderboard without signing up."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from .player import api_game, end_game, play, start_code_game
+
+pytestmark = pytest.mark.e2e
+
+WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
+PASSWORD = "correct horse battery"
+
+
+def unique_nickname(stem: str) -> str:
+    """Every test of the session shares the server's database: each picks a name of its own."""
+    return f"{stem}_{uuid.uuid4().hex[:6]}"
+
+
+def play_a_short_game(page: Page) -> int:
+    """Start the shared deal, play two moves, end the game; return its id."""
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    for move in WINNING_GAME["moves"][:2]:
+        play(page, move)
+    end_game(page)
+    expect(page.get_by_test_id("final-score")).to_have_text("20")
+    return game
+
+
+def recent_game(page: Page, game: int) -> Locator:
+    return page.locator(f'[data-testid="recent-game"][data-game="{game}"]')
+
+
+def test_a_guest_signs_up_logs_out_and_finds_the_same_history_in_another_browser(
+    page: Page, other_player_page: Page
+) -> None:
+    game = play_a_short_game(page)
+    nickname = unique_nickname("Ada")
+
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("signup-nickname").fill(nickname)
+    page.get_by_test_id("signup-password").fill(PASSWORD)
+    page.get_by_test_id("signup-submit").click()
+    page.wait_for_url(re.compile(rf"/players/{nickname}$"))
+    expect(page.get_by_test_id("profile-nickname")).to_have_text(nickname)
+    expect(recent_game(page, game)).to_be_visible()
+
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("login-submit")).to_be_visible()
+    expect(page.get_by_test_id("nav-profile")).to_have_count(0)
+    assert page.request.get("/api/me").status == 404
+
+    elsewhere = other_player_page
+    elsewhere.goto("/account")
+    elsewhere.get_by_test_id("login-nickname").fill(nickname.upper())
+    elsewhere.get_by_test_id("login-password").fill(PASSWORD)
+    elsewhere.get_by_test_id("login-submit").click()
+    elsewhere.wait_for_url(re.compile(rf"/players/{nickname}$"))
+    expect(recent_game(elsewhere, game)).to_be_visible()
+    expect(elsewhere.locator('[data-stat="games"]')).to_have_text("1")
+    expect(elsewhere.get_by_test_id("nav-profile")).to_contain_text(nickname)
+    assert api_game(elsewhere, game)["result"]["score"] == 20
+
+    recent_game(elsewhere, game).get_by_role("link").click()
+    elsewhere.wait_for_url(re.compile(rf"/games/{game}$"))
+
+
+def test_a_wrong_password_is_told_on_the_login_form(page: Page) -> None:
+    page.goto("/account")
+    page.get_by_test_id("login-nickname").fill(unique_nickname("Nobody"))
+    page.get_by_test_id("login-password").fill("not it")
+    page.get_by_test_id("login-submit").click()
+    expect(page.locator('[data-form="login"] [role="alert"]')).to_have_text("wrong nickname or password")
+
+
+def test_a_guest_picks_a_name_for_the_leaderboard_after_a_game(page: Page) -> None:
+    """The offer the result panel shows (frontend/static/js/name_offer.js), drawn into a test container."""
+    play_a_short_game(page)
+    nickname = unique_nickname("Zed")
+    offered = page.evaluate(
+        """async () => {
+            const { offerNickname } = await import("/static/js/name_offer.js");
+            const box = document.createElement("div");
+            box.id = "offer-box";
+            document.body.append(box);
+            window.savedName = null;
+            return offerNickname(box, { onSaved: (me) => { window.savedName = me.nickname; } });
+        }"""
+    )
+    assert offered is True
+    page.get_by_test_id("name-offer-input").fill("<script>")
+    page.get_by_test_id("name-offer-save").click()
+    expect(page.get_by_test_id("name-offer-message")).to_contain_text("letters, digits")
+    page.get_by_test_id("name-offer-input").fill(nickname)
+    page.get_by_test_id("name-offer-save").click()
+    expect(page.get_by_test_id("name-offer-message")).to_contain_text(nickname)
+    assert page.evaluate("window.savedName") == nickname
+    assert page.request.get("/api/me").json()["nickname"] == nickname
+    offered_again = page.evaluate(
+        """async () => {
+            const { offerNickname } = await import("/static/js/name_offer.js");
+            return offerNickname(document.getElementById("offer-box"));
+        }"""
+    )
+    assert offered_again is False
