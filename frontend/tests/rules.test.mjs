@@ -11,9 +11,11 @@ import {
   InvalidDeal,
   applyMove,
   cardsMatch,
+  isGoodGame,
   legalMoves,
   replay,
   score,
+  scoreParts,
   targetsFrom,
   topsOf,
 } from "../static/js/rules.js";
@@ -67,7 +69,20 @@ describe("score vectors", () => {
         return;
       }
       assert.equal(score(vector.piles, vector.seconds), vector.score);
-      assert.equal(vector.piles <= GOOD_GAME_PILES, vector.good_game);
+      assert.equal(isGoodGame(vector.piles), vector.good_game);
+    });
+  }
+});
+
+describe("the score's parts add up to the score of each vector", () => {
+  for (const vector of scores.filter((each) => !each.error)) {
+    test(vector.name, () => {
+      const parts = scoreParts(vector.piles, vector.seconds);
+      assert.equal(parts.removed, 52 - vector.piles);
+      assert.equal(parts.removedPoints, parts.pointsPerPile * parts.removed);
+      assert.equal(parts.removedPoints + parts.winBonus + parts.timeBonus, vector.score);
+      assert.equal(parts.total, vector.score);
+      if (vector.piles > 1) assert.equal(parts.winBonus + parts.timeBonus, 0, "only a win earns bonuses");
     });
   }
 });
@@ -97,6 +112,8 @@ test("a win after 90 seconds scores 2120 and the best possible score is 2210", (
 
 test("five piles or fewer is a good game", () => {
   assert.equal(GOOD_GAME_PILES, 5);
+  assert.equal(isGoodGame(5), true);
+  assert.equal(isGoodGame(6), false);
 });
 
 test("cards match when they share a rank or a suit, and only then", () => {

@@ -98,10 +98,19 @@ def fresh_database(workdir: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def site_url() -> Iterator[str]:
+def site_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The DATABASE_URL of the e2e server's own fresh database (a test that must let a day pass moves
+    the server's data there: see test_leaderboard_in_browser.py)."""
+    with fresh_database(tmp_path_factory.mktemp("e2e-database")) as database_url:
+        yield database_url
+
+
+@pytest.fixture(scope="session")
+def site_url(site_database_url: str) -> Iterator[str]:
     """A real Daphne serving the site on a free port, on a fresh database; REDIS_URL passes through,
     so under CI the sockets go through the real Redis channel layer."""
-    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp, fresh_database(Path(tmp)) as database_url:
+    database_url = site_database_url
+    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp:
         env = {
             **os.environ,
             "DEBUG": "1",  # the app's own urls serve /static/
@@ -110,6 +119,10 @@ def site_url() -> Iterator[str]:
             "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
             "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
             "PYTHONUNBUFFERED": "1",
+            # Every browser context is a new guest from 127.0.0.1: the per-address allowances would stop
+            # the suite, so they are lifted here (tests/games/test_fair_play.py covers them).
+            "GUEST_CREATION_RATE": "10000/hour",
+            "RANKED_ATTEMPTS_PER_ADDRESS": "10000",
         }
         log = Path(tmp) / "daphne.log"
         migrate = subprocess.run(
@@ -160,17 +173,34 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser, site_url: str) -> Iterator[Page]:
-    """A fresh browser context for each test: its own cookies, so its own guest player. A script
-    error on the page fails the test."""
+@contextmanager
+def player_page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """A page in a fresh browser context: its own cookies, so its own guest player. A script error on
+    any page of the context fails the test."""
     context = browser.new_context(base_url=site_url, viewport={"width": 1280, "height": 800})
     context.set_default_timeout(10_000)
     errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
+
+    def watch(opened: Page) -> None:
+        opened.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
+
+    context.on("page", watch)
     try:
-        yield page
+        yield context.new_page()
     finally:
         context.close()
     assert not errors, f"the page threw: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """The player's page; `page.context.new_page()` opens another tab of the same player."""
+    with player_page(browser, site_url) as opened:
+        yield opened
+
+
+@pytest.fixture
+def other_player_page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """A page of someone else: a browser context of its own, with no cookies yet."""
+    with player_page(browser, site_url) as opened:
+        yield opened

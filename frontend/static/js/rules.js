@@ -139,11 +139,17 @@ export function replay(deal, moves) {
   return piles;
 }
 
+/** Five piles or fewer earns "Good game!" (only one pile is a win). */
+export function isGoodGame(piles) {
+  return piles <= GOOD_GAME_PILES;
+}
+
 /**
- * 10 points a removed pile; a win (one pile) adds 500 and max(0, 1200 − seconds).
- * `seconds` null or undefined: no time bonus. Throws RangeError for impossible values.
+ * The score and its parts, as the result panel shows them: 10 points a removed pile; a win (one
+ * pile) adds 500 and max(0, 1200 − seconds). `seconds` null or undefined: no time bonus.
+ * Throws RangeError for impossible values.
  */
-export function score(piles, seconds = null) {
+export function scoreParts(piles, seconds = null) {
   if (!Number.isInteger(piles) || piles < 1 || piles > 52) {
     throw new RangeError("piles must be a whole number from 1 to 52");
   }
@@ -151,10 +157,20 @@ export function score(piles, seconds = null) {
   if (timed && (!Number.isInteger(seconds) || seconds < 0)) {
     throw new RangeError("seconds must be a whole number of at least 0");
   }
-  let points = POINTS_PER_REMOVED_PILE * (52 - piles);
-  if (piles === 1) {
-    points += WIN_BONUS;
-    if (timed) points += Math.max(0, TIME_BONUS_SECONDS - seconds);
-  }
-  return points;
+  const won = piles === 1;
+  const removed = 52 - piles;
+  const parts = {
+    removed,
+    pointsPerPile: POINTS_PER_REMOVED_PILE,
+    removedPoints: POINTS_PER_REMOVED_PILE * removed,
+    winBonus: won ? WIN_BONUS : 0,
+    timeLimit: TIME_BONUS_SECONDS,
+    timeBonus: won && timed ? Math.max(0, TIME_BONUS_SECONDS - seconds) : 0,
+  };
+  return { ...parts, total: parts.removedPoints + parts.winBonus + parts.timeBonus };
+}
+
+/** The score alone: see scoreParts. */
+export function score(piles, seconds = null) {
+  return scoreParts(piles, seconds).total;
 }

@@ -1,0 +1,61 @@
+// The home page: start the daily deal, a new deal, or a deal a friend shared by its code.
+// main() runs the page; nothing runs on import.
+
+import { gettext } from "../i18n.js";
+import { startGameAndGo } from "../nav.js";
+
+export function main() {
+  const page = document.getElementById("home-page");
+  const buttons = [...page.querySelectorAll("button")];
+  const error = page.querySelector('[data-testid="home-error"]');
+  const form = page.querySelector('[data-testid="code-form"]');
+  const input = page.querySelector('[data-testid="code-input"]');
+  const submit = form.querySelector('button[type="submit"]');
+
+  function busy(on, pressed) {
+    for (const button of buttons) button.disabled = on;
+    pressed?.classList.toggle("is-busy", on);
+    page.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  function showError(message) {
+    error.textContent = message;
+    error.hidden = !message;
+  }
+
+  async function start(mode, code, pressed) {
+    showError("");
+    busy(true, pressed);
+    try {
+      await startGameAndGo(mode, code);
+    } catch (failure) {
+      busy(false, pressed);
+      showError(failure.message);
+      if (mode === "code") input.focus();
+    }
+  }
+
+  for (const button of page.querySelectorAll("button[data-mode]")) {
+    button.addEventListener("click", () => start(button.dataset.mode, undefined, button));
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = input.value.trim().toUpperCase();
+    if (!code) {
+      showError(gettext("Type a deal code, such as K7QD-M2XP."));
+      input.focus();
+      return;
+    }
+    input.value = code;
+    start("code", code, submit);
+  });
+
+  // Back from a game page via the browser's cache: the buttons must work again.
+  window.addEventListener("pageshow", () => busy(false));
+
+  // Arriving from a shared link (?code=…): the code is filled in, the Play button is one tap away.
+  if (input.value) submit.focus({ preventScroll: true });
+}
+
+main();
