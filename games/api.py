@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -18,8 +19,12 @@ from accounts.services import player_for_session
 
 from . import selectors, services
 from .errors import GameNotFound, NotYourGame
+from .models import Game
 from .serializers import (
     AnalysisSerializer,
+    EventResultSerializer,
+    GameEventsInputSerializer,
+    GameEventsSerializer,
     GameFinishInputSerializer,
     GameSerializer,
     GameStartInputSerializer,
@@ -28,7 +33,10 @@ from .serializers import (
     WinnableSerializer,
     game_payload,
 )
-from .throttles import SolverRateThrottle
+from .throttles import GuestCreationThrottle, SolverRateThrottle, client_address
+
+# A replay reads a game's events in pages of this many.
+EVENTS_PAGE = 1000
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -50,17 +58,25 @@ class SolverApi(APIView):
 
 
 class GameStartApi(APIView):
+    # A visitor's first start makes a guest player: a few an hour per client address.
+    throttle_classes = [GuestCreationThrottle]
+
     @extend_schema(
         operation_id="games_start",
         request=GameStartInputSerializer,
-        responses={201: GameSerializer, 200: GameSerializer, **_refusals(400, 403, 413)},
-        description="Start a game. Daily resumes the player's unfinished attempt (200) with its original clock.",
+        responses={201: GameSerializer, 200: GameSerializer, **_refusals(400, 403, 413, 429)},
+        description="Start a game. Daily resumes the player's unfinished attempt (200) with its original clock. "
+        "A daily game is practice (`ranked` false, `practice_reason` says why) after the player's ranked attempt, "
+        "or once the day's ranked attempts from the client's address are used up. 429 when a visitor without a "
+        "player starts past the new players allowed per address.",
     )
     def post(self, request: Request) -> Response:
         data = _valid(GameStartInputSerializer, request.data)
         player = player_for_session(session=request.session)
         now = timezone.now()
-        game, created = services.game_start(player=player, mode=data["mode"], code=data.get("code"), now=now)
+        game, created = services.game_start(
+            player=player, mode=data["mode"], code=data.get("code"), now=now, address=client_address(request)
+        )
         return Response(game_payload(game, now=now), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -73,10 +89,45 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
-        game = selectors.game_get(game_id=game_id)
-        if not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
-            raise GameNotFound(f"there is no game {game_id} you can see")
+        game = _visible_game(request, game_id=game_id, now=now)
         return Response(game_payload(game, now=now))
+
+
+def _visible_game(request: Request, *, game_id: int, now: datetime.datetime) -> Game:
+    """The game, if the session may read it now; a ranked attempt whose day is over is closed first.
+    Staff (the Django admin's users) read any finished game: they review flagged results on the day."""
+    game = selectors.game_get(game_id=game_id)
+    staff_review = bool(getattr(request.user, "is_staff", False)) and game.status == Game.Status.FINISHED
+    if not staff_review and not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
+        raise GameNotFound(f"there is no game {game_id} you can see")
+    if selectors.attempt_day_over(game=game, today=now.date()):
+        services.game_close_if_day_over(game_id=game_id, now=now)
+        game = selectors.game_get(game_id=game_id)
+    return game
+
+
+class GameEventsApi(APIView):
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[GameEventsInputSerializer],
+        responses={200: GameEventsSerializer, **_refusals(400, 404)},
+        description="A game's stored events with the server's times, oldest first, at most 1,000 an answer: a "
+        "replay at the speed it was played. Visible as the game is: your own at any time, anyone's once finished, "
+        "except games on a daily deal whose day is not over (UTC), which only their owner sees.",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        after = int(_valid(GameEventsInputSerializer, request.query_params)["after"])
+        now = timezone.now()
+        game = _visible_game(request, game_id=game_id, now=now)
+        found = selectors.game_events_after(game=game, after=after, limit=EVENTS_PAGE + 1)
+        result = EventResultSerializer(game).data if game.status == Game.Status.FINISHED else None
+        answer = {
+            "game": game.pk,
+            "player": game.player.nickname,
+            "events": found[:EVENTS_PAGE],
+            "more": len(found) > EVENTS_PAGE,
+        }
+        return Response(GameEventsSerializer(answer, context={"result": result}).data)
 
 
 class GameFinishApi(APIView):
@@ -130,7 +181,9 @@ class GameWinnableApi(SolverApi):
         description="Whether the current position of your unranked game can still be won.",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game, status_found = selectors.game_winnable(game_id=game_id, player=_own_player(request))
+        game, status_found = selectors.game_winnable(
+            game_id=game_id, player=_own_player(request), today=timezone.now().date()
+        )
         return Response(WinnableSerializer({"status": status_found, "version": game.version}).data)
 
 

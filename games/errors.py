@@ -49,3 +49,20 @@ class TooManyRequests(GameError):
 class GameChanged(GameError):
     code = "game_changed"
     status = 409
+
+
+class AttemptDayOver(GameFinished):
+    """A ranked attempt whose day is over: it was closed where it stood, so the day's published line
+    cannot be used on it. Clients treat it as any finished game (same code)."""
+
+
+class GameNotStarted(GameError):
+    code = "not_started"
+    status = 409
+
+
+class LinesWithheld(GameError):
+    """A daily deal's move lines reach no one but their owners before its day is over."""
+
+    code = "withheld"
+    status = 403

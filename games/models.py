@@ -15,6 +15,13 @@ class Deal(models.Model):
     solution = models.JSONField(
         null=True, blank=True, help_text="A winning line found by the solver; never sent before the deal's day is over."
     )
+    seed = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A daily deal's seed (engine.daily_seed): secret until its day is over, then published.",
+    )
+    attempt = models.PositiveSmallIntegerField(default=0, help_text="The seed's first attempt certified winnable.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,6 +44,15 @@ class Game(models.Model):
         PLAYING = "playing"
         FINISHED = "finished"
 
+    class PracticeReason(models.TextChoices):
+        REPEAT = "repeat", "the player's ranked attempt at the day's deal was taken already"
+        ADDRESS_LIMIT = "address_limit", "the day's ranked attempts from the player's address were used up"
+
+    class Review(models.TextChoices):
+        PENDING = "pending", "flagged, waiting for staff"
+        CLEARED = "cleared", "cleared by staff: on the board"
+        CONFIRMED = "confirmed", "confirmed by staff: off the board"
+
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
     mode = models.CharField(max_length=8, choices=Mode.choices)
@@ -53,6 +69,19 @@ class Game(models.Model):
     )
     score = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.PositiveIntegerField(null=True, blank=True)
+    practice_reason = models.CharField(
+        max_length=16, choices=PracticeReason.choices, blank=True, default="", help_text="Why a daily game is practice."
+    )
+    address_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A keyed hash of the client address that took this ranked attempt (games.fair_play.address_key).",
+    )
+    flags = models.JSONField(
+        default=list, blank=True, help_text="Why a ranked result was held for review: [{code, detail}, ...]."
+    )
+    review = models.CharField(max_length=9, choices=Review.choices, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -60,7 +89,17 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["player", "deal"], condition=Q(ranked=True), name="one_ranked_per_deal"),
         ]
         indexes = [
-            models.Index(fields=["deal", "ranked", "status", "-score"], name="game_leaderboard_idx"),
+            # A result's place on its day's board: an index-only count of the entries ahead of it.
+            models.Index(
+                fields=["deal", "-score", "seconds"],
+                condition=Q(ranked=True, status="finished", review__in=["", "cleared"]),
+                name="game_daily_board_idx",
+            ),
+            # Ranked attempts taken from one address on a deal (the per-address allowance).
+            models.Index(fields=["deal", "address_key"], condition=~Q(address_key=""), name="game_ranked_address_idx"),
+            # Ranked attempts still in play: those of a day that is over get closed.
+            models.Index(fields=["deal"], condition=Q(ranked=True, status="playing"), name="game_ranked_playing_idx"),
+            models.Index(fields=["review"], condition=Q(review="pending"), name="game_review_pending_idx"),
             models.Index(fields=["player", "deal", "status"], name="game_player_deal_idx"),
             # A profile's newest finished games (accounts.selectors.player_profile), read without sorting all.
             models.Index(fields=["player", "status", "-finished_at", "-id"], name="game_player_finished_idx"),

@@ -6,17 +6,18 @@ import dataclasses
 import datetime
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.models import Player
 
+from . import engine
 from .engine import analysis
-from .errors import GameError, GameFinished, GameNotFound, NotYourGame
-from .models import Deal, Game
+from .errors import GameError, GameFinished, GameNotFound, LinesWithheld, NotYourGame
+from .models import Deal, Game, GameEvent
 from .solver_pool import solver_run
 
-# Best first: higher score, then fewer seconds, then whoever finished first.
-RANKING_ORDER = ("-score", "seconds", "finished_at", "pk")
+# Review states of a ranked result that keep it on the public board: never flagged, or cleared by staff.
+BOARD_REVIEWS = ("", Game.Review.CLEARED)
 
 
 def game_get(*, game_id: int) -> Game:
@@ -36,21 +37,14 @@ def game_get_for_player(*, game_id: int, player: Player | None) -> Game:
 
 
 def game_visible_to(*, game: Game, player: Player | None, today: datetime.date) -> bool:
-    """Anyone may read a finished game (a replay), except one on today's daily deal before the
-    reader has finished their own attempt at it: that would spoil the day's ranking."""
+    """Anyone may read a finished game (a replay), except one on a daily deal whose day is not over
+    (UTC): until then its move line reaches no one but its owner, who could use it no better."""
     if player is not None and game.player_id == player.pk:
         return True
-    if game.status != Game.Status.FINISHED:
-        return False
-    if game.deal.daily_date != today:
-        return True
-    return (
-        player is not None
-        and Game.objects.filter(player=player, deal=game.deal, ranked=True, status=Game.Status.FINISHED).exists()
-    )
+    return game.status == Game.Status.FINISHED and not winning_lines_withheld(game=game, today=today)
 
 
-def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
+def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tuple[Game, str]:
     """("win" | "lost" | "unknown") for the player's unranked game in progress. Ranked games have no
     such indicator: it would be a hint."""
     game = game_get_for_player(game_id=game_id, player=player)
@@ -58,6 +52,8 @@ def game_winnable(*, game_id: int, player: Player) -> tuple[Game, str]:
         raise GameError("the still-winnable indicator is for unranked games only")
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"game {game_id} is finished: see its analysis instead")
+    if winning_lines_withheld(game=game, today=today):
+        raise LinesWithheld("no still-winnable indicator on a daily deal before its day is over (UTC)")
     time_limit = settings.SOLVER_TIME_LIMIT
     status = solver_run(analysis.position_status, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     return game, status
@@ -90,23 +86,102 @@ def daily_deal_exists(*, date: datetime.date) -> bool:
     return Deal.objects.filter(daily_date=date).exists()
 
 
-def daily_ranked_games(*, date: datetime.date) -> QuerySet[Game]:
-    """The ranked, finished games of a date's daily deal, best first: its leaderboard."""
+def daily_board_games(*, deal_id: int) -> QuerySet[Game]:
+    """The games on a daily deal's public board: ranked, finished (so verified by the server's replay),
+    and not held for review."""
+    return Game.objects.filter(deal_id=deal_id, ranked=True, status=Game.Status.FINISHED, review__in=BOARD_REVIEWS)
+
+
+def game_on_daily_board(*, game: Game) -> bool:
+    """Whether `game` belongs on its day's public board (the same rule as daily_board_games)."""
     return (
-        Game.objects.filter(deal__daily_date=date, ranked=True, status=Game.Status.FINISHED)
-        .select_related("player")
-        .order_by(*RANKING_ORDER)
+        game.ranked
+        and game.status == Game.Status.FINISHED
+        and game.deal.daily_date is not None
+        and game.review in BOARD_REVIEWS
     )
 
 
-def game_daily_rank(*, game: Game) -> int | None:
-    """The game's place on its day's leaderboard (1 is best), or None for a game that is not on one."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class DailyStanding:
+    rank: int | None  # None while the result is held for review
+    of: int  # players on the day's board
+
+
+def game_daily_standing(*, game: Game) -> DailyStanding | None:
+    """A finished ranked daily attempt's place on its day's board and the board's size; None for any
+    other game. Equal score and seconds share a rank (1, 2, 2, 4): the rank is 1 + the games with a
+    higher score + those with the same score in fewer seconds, each an index-only range of
+    game_daily_board_idx. (games never reads leaderboards' own tables: docs/architecture.md.)"""
     if not game.ranked or game.status != Game.Status.FINISHED or game.deal.daily_date is None:
         return None
-    ahead = daily_ranked_games(date=game.deal.daily_date).filter(
-        Q(score__gt=game.score)
-        | Q(score=game.score, seconds__lt=game.seconds)
-        | Q(score=game.score, seconds=game.seconds, finished_at__lt=game.finished_at)
-        | Q(score=game.score, seconds=game.seconds, finished_at=game.finished_at, pk__lt=game.pk)
+    board = daily_board_games(deal_id=game.deal_id)
+    of = board.count()
+    if game.review not in BOARD_REVIEWS:
+        return DailyStanding(rank=None, of=of)
+    higher = board.filter(score__gt=game.score).count()
+    quicker = board.filter(score=game.score, seconds__lt=game.seconds).count()
+    return DailyStanding(rank=1 + higher + quicker, of=of)
+
+
+def day_end(date: datetime.date) -> datetime.datetime:
+    """The moment a UTC date is over: the next midnight, UTC."""
+    return datetime.datetime.combine(date + datetime.timedelta(days=1), datetime.time.min, tzinfo=datetime.UTC)
+
+
+def attempt_day_over(*, game: Game, today: datetime.date) -> bool:
+    """A ranked attempt still in play whose day is over: it must be closed, since the day's winning
+    lines are published from now on."""
+    return (
+        game.ranked
+        and game.status == Game.Status.PLAYING
+        and game.deal.daily_date is not None
+        and game.deal.daily_date < today
     )
-    return ahead.count() + 1
+
+
+def attempts_to_close(*, today: datetime.date) -> list[int]:
+    """The ids of ranked attempts still in play on days before `today` (game_ranked_playing_idx)."""
+    return list(
+        Game.objects.filter(ranked=True, status=Game.Status.PLAYING, deal__daily_date__lt=today).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def game_events_after(*, game: Game, after: int, limit: int) -> list[GameEvent]:
+    """Up to `limit` stored events of `game` after version `after`, in order (a replay reads them all)."""
+    return list(GameEvent.objects.filter(game=game, v__gt=after).order_by("v")[:limit])
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DailySeed:
+    """What is published about a date's seed: its commitment beforehand, the seed itself once the day
+    is over. A date with nothing to publish has both None."""
+
+    date: datetime.date
+    commitment: str | None
+    seed: str | None
+    attempt: int | None
+
+
+def daily_seed_published(*, date: datetime.date, today: datetime.date) -> DailySeed:
+    """The published facts about a date's daily seed. A stored deal's own seed is the truth (it was
+    derived with the secret of its day); a past day nobody played is derived now, since publishing it
+    costs nothing; a coming day that is not certified yet has no commitment (the secret may change)."""
+    deal = Deal.objects.filter(daily_date=date).only("seed", "attempt").first()
+    if deal is not None and deal.seed:
+        seed, attempt = deal.seed, deal.attempt
+    elif deal is None and date <= today:
+        # Its attempt would take the solver to find: a reader who reproduces the deal finds it anyway.
+        seed, attempt = engine.daily_seed(date, secret=settings.DAILY_SECRET), None
+    else:
+        # Stored before seeds were secret, or a coming day not certified yet.
+        return DailySeed(date=date, commitment=None, seed=None, attempt=None)
+    over = date < today
+    return DailySeed(
+        date=date,
+        commitment=engine.seed_commitment(seed),
+        seed=seed if over else None,
+        attempt=attempt if over else None,
+    )

@@ -9,21 +9,36 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine
-from .models import Game
-from .selectors import game_daily_rank
+from .models import Game, GameEvent
+from .selectors import DailyStanding, game_daily_standing
 
 
-class GameStartInputSerializer(serializers.Serializer):
-    # Race games are started by their race room, never by this endpoint.
+class ClosedInputSerializer(serializers.Serializer):
+    """A request body that names only the fields it may: anything else is refused, so that a client
+    never believes the server took its own score, time or date."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
+        if unknown:
+            allowed = ", ".join(self.fields)
+            raise serializers.ValidationError(
+                {unknown[0]: f"not a field of this request (it takes {allowed}): the server decides the rest"}
+            )
+        return attrs
+
+
+class GameStartInputSerializer(ClosedInputSerializer):
+    # Race games are started by their race room, never by this endpoint; a daily game is always today's.
     mode = serializers.ChoiceField(choices=[Game.Mode.DAILY, Game.Mode.NEW, Game.Mode.CODE])
     code = serializers.CharField(required=False, max_length=32, help_text="A deal code, for mode 'code'.")
 
 
-class GameFinishInputSerializer(serializers.Serializer):
+class GameFinishInputSerializer(ClosedInputSerializer):
     moves = serializers.ListField(
         child=serializers.JSONField(),
         max_length=51,
-        help_text="The whole move line from the deal, [[from, to], ...]; the server replays it.",
+        help_text="The whole move line from the deal, [[from, to], ...]; the server replays it and measures "
+        "the score and the time itself.",
     )
 
 
@@ -43,11 +58,28 @@ class EventResultSerializer(serializers.Serializer):
 class ResultSerializer(EventResultSerializer):
     """The verified result of a finished game, with its place on the day's board."""
 
-    # The daily rank comes in the context: see game_result.
-    rank = serializers.SerializerMethodField(help_text="Place on the daily leaderboard if ranked.")
+    # The standing on the day's board comes in the context: see game_result.
+    rank = serializers.SerializerMethodField(
+        help_text="Place on the day's leaderboard for a ranked daily attempt (equal score and seconds share a "
+        "place); null for other games and while the result is held for review."
+    )
+    of = serializers.SerializerMethodField(help_text="Players on the day's leaderboard, for a ranked daily attempt.")
+    review = serializers.SerializerMethodField(
+        help_text="A ranked result flagged for implausible timing: pending (off the board until staff decide), "
+        "cleared (on the board) or confirmed (off it); null when never flagged."
+    )
 
     def get_rank(self, game: Game) -> int | None:
-        return self.context["rank"]  # type: ignore[no-any-return]
+        standing: DailyStanding | None = self.context["standing"]
+        return standing.rank if standing is not None else None
+
+    def get_of(self, game: Game) -> int | None:
+        standing: DailyStanding | None = self.context["standing"]
+        return standing.of if standing is not None else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=Game.Review.choices, allow_null=True))
+    def get_review(self, game: Game) -> str | None:
+        return game.review or None
 
 
 class ServerNowField(serializers.DateTimeField):
@@ -77,20 +109,29 @@ class GameSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
     hints = serializers.IntegerField(help_text="Hints taken; a hinted game is unranked.")
+    practice_reason = serializers.SerializerMethodField(
+        help_text="Why a daily game is practice: repeat (the player's ranked attempt at the day was taken), "
+        "address_limit (the day's ranked attempts from the player's address are used up); else null."
+    )
     ws = serializers.CharField(source="ws_path", help_text="The player's socket path.")
     result = serializers.SerializerMethodField()
 
+    @extend_schema_field(serializers.ChoiceField(choices=Game.PracticeReason.choices, allow_null=True))
+    def get_practice_reason(self, game: Game) -> str | None:
+        return game.practice_reason or None
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict[str, Any] | None:
-        return game_result(game, rank=game_daily_rank(game=game))
+        return game_result(game)
 
 
-def game_result(game: Game, *, rank: int | None) -> dict[str, Any] | None:
-    """The result JSON of a finished game (None while it is played)."""
+def game_result(game: Game) -> dict[str, Any] | None:
+    """The result JSON of a finished game (None while it is played), with its standing on its day's
+    board for a ranked daily attempt."""
     if game.status != Game.Status.FINISHED:
         return None
-    return ResultSerializer(game, context={"rank": rank}).data  # type: ignore[no-any-return]
+    standing = game_daily_standing(game=game)
+    return ResultSerializer(game, context={"standing": standing}).data  # type: ignore[no-any-return]
 
 
 def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
@@ -138,3 +179,35 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="A winning line from the position before that move; withheld like deal_line.",
     )
     withheld = serializers.BooleanField(help_text="Winning lines are withheld until the daily deal's date is over.")
+
+
+class GameEventSerializer(serializers.Serializer):
+    """One stored event, as the sockets send it (without "t" and "game")."""
+
+    v = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=GameEvent.Kind.choices)
+    move = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    piles = serializers.IntegerField()
+    at = serializers.DateTimeField(help_text="The server's clock when it accepted the change.")
+    line = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()), allow_null=True)
+    result = serializers.SerializerMethodField()
+
+    @extend_schema_field(EventResultSerializer(allow_null=True))
+    def get_result(self, event: GameEvent) -> dict[str, Any] | None:
+        # The game's own result, given in the context: only a finish event carries it.
+        return self.context["result"] if event.kind == GameEvent.Kind.FINISH else None  # type: ignore[no-any-return]
+
+
+class GameEventsInputSerializer(serializers.Serializer):
+    after = serializers.RegexField(
+        r"\A[0-9]{1,9}\Z", required=False, default="0", help_text="Only the events after this version."
+    )
+
+
+class GameEventsSerializer(serializers.Serializer):
+    """A game's stored events, oldest first: enough to replay it at the speed it was played."""
+
+    game = serializers.IntegerField()
+    player = serializers.CharField(help_text="The nickname of the game's owner.")
+    events = GameEventSerializer(many=True)
+    more = serializers.BooleanField(help_text="More events follow: ask again with after = the last v.")

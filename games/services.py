@@ -11,27 +11,30 @@ from django.db import transaction
 
 from accounts.models import Player
 
-from . import engine, events, store
+from . import engine, events, fair_play, selectors, store
 from .engine import solver
 from .errors import (
+    AttemptDayOver,
     GameChanged,
     GameError,
     GameFinished,
     GameNotFound,
+    GameNotStarted,
     IllegalMoveError,
+    LinesWithheld,
     NeedsUnrankedConsent,
     NothingToUndo,
     NotYourGame,
 )
 from .models import Deal, Game, GameEvent
-from .selectors import game_get_for_player
+from .signals import game_standing_changed
 from .solver_pool import solver_run
 
 logger = logging.getLogger(__name__)
 
 # The game columns each kind of change writes (besides the version, which every event bumps).
 _MOVE_FIELDS = ["moves", "piles"]
-_FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score"]
+_FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score", "flags", "review"]
 
 
 def deal_for_date(*, date: datetime.date) -> Deal:
@@ -39,10 +42,15 @@ def deal_for_date(*, date: datetime.date) -> Deal:
     deal = Deal.objects.filter(daily_date=date).first()
     if deal is None:
         # Deriving the deal runs the solver; do it once, outside the row's unique-insert race.
-        daily = engine.certified_daily_deal(date)
+        daily = engine.certified_daily_deal(date, engine.daily_seed(date, secret=settings.DAILY_SECRET))
         deal, _ = Deal.objects.get_or_create(
             daily_date=date,
-            defaults={"cards": list(daily.cards), "solution": [list(move) for move in daily.solution]},
+            defaults={
+                "cards": list(daily.cards),
+                "solution": [list(move) for move in daily.solution],
+                "seed": daily.seed,
+                "attempt": daily.attempt,
+            },
         )
     return deal
 
@@ -57,11 +65,15 @@ def deal_for_code(*, code: str) -> Deal:
     return deal
 
 
-def game_start(*, player: Player, mode: str, code: str | None = None, now: datetime.datetime) -> tuple[Game, bool]:
+def game_start(
+    *, player: Player, mode: str, code: str | None = None, now: datetime.datetime, address: str | None = None
+) -> tuple[Game, bool]:
     """Hand a deal out and start its clock. Return (game, created).
 
     Daily: resume the player's unfinished game on today's deal with its original clock; otherwise the
-    first daily game of the date is ranked and later ones are practice.
+    first daily game of the date is ranked and later ones are practice. `address` is the client's
+    address: once RANKED_ATTEMPTS_PER_ADDRESS players have taken the day's ranked attempt from it, a
+    first daily game is practice too (internal callers without an address are not counted).
     """
     # The deal is found (for a day not certified ahead of time: derived and certified by the solver)
     # before any row is locked, so a slow certification never holds up anyone's game.
@@ -75,21 +87,21 @@ def game_start(*, player: Player, mode: str, code: str | None = None, now: datet
         deal = deal_for_code(code=code)
     else:
         raise GameError(f"unknown mode {mode!r}: use daily, new or code")
-    return _game_start_on(player=player, deal=deal, mode=mode, race_code="", now=now)
+    return _game_start_on(player=player, deal=deal, mode=mode, race_code="", now=now, address=address)
 
 
 def game_start_race(*, player: Player, deal: Deal, race_code: str, now: datetime.datetime) -> Game:
     """Start a racer's game on the race's deal, its clock at the race's start signal (`now`); race
     games are never ranked."""
-    game, _ = _game_start_on(player=player, deal=deal, mode=Game.Mode.RACE, race_code=race_code, now=now)
+    game, _ = _game_start_on(player=player, deal=deal, mode=Game.Mode.RACE, race_code=race_code, now=now, address=None)
     return game
 
 
 @transaction.atomic
 def _game_start_on(
-    *, player: Player, deal: Deal, mode: str, race_code: str, now: datetime.datetime
+    *, player: Player, deal: Deal, mode: str, race_code: str, now: datetime.datetime, address: str | None
 ) -> tuple[Game, bool]:
-    ranked = False
+    ranked, practice_reason, address_key = False, "", ""
     if mode == Game.Mode.DAILY:
         # Serialise a player's daily starts so that two tabs cannot both take the ranked attempt.
         Player.objects.select_for_update().filter(pk=player.pk).first()
@@ -97,17 +109,34 @@ def _game_start_on(
         unfinished = games.filter(status=Game.Status.PLAYING).order_by("-started_at").first()
         if unfinished is not None:
             return unfinished, False
+        address_key = fair_play.address_key(address) if address is not None else ""
         # Only the first game of the date is ranked, even if a hint later unranked it.
-        ranked = not games.exists()
-    game = Game.objects.create(player=player, deal=deal, mode=mode, ranked=ranked, race_code=race_code, started_at=now)
+        if games.exists():
+            practice_reason = Game.PracticeReason.REPEAT
+        elif address_key and fair_play.address_attempts(deal_id=deal.pk, key=address_key) >= (
+            settings.RANKED_ATTEMPTS_PER_ADDRESS
+        ):
+            # Simultaneous starts from one address may slip one or two past the allowance: it bounds
+            # fresh cookies, it is not a lock.
+            practice_reason = Game.PracticeReason.ADDRESS_LIMIT
+        else:
+            ranked = True
+    game = Game.objects.create(
+        player=player,
+        deal=deal,
+        mode=mode,
+        ranked=ranked,
+        practice_reason=practice_reason,
+        address_key=address_key if ranked else "",
+        race_code=race_code,
+        started_at=now,
+    )
     events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
-    logger.info("game %s started: player=%s mode=%s ranked=%s", game.pk, player.pk, mode, ranked)
+    logger.info("game %s started: player=%s mode=%s ranked=%s %s", game.pk, player.pk, mode, ranked, practice_reason)
     return game, True
 
 
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
-    # of=("self",): lock the game row only. Locking the joined deal too would make every player of
-    # the day's deal wait for each other's moves.
     game = store.lock_game(game_id)
     if game is None:
         raise GameNotFound(f"there is no game {game_id}")
@@ -116,11 +145,41 @@ def _lock_own_game(*, game_id: int, player: Player) -> Game:
     return game
 
 
-def _lock_own_playing_game(*, game_id: int, player: Player) -> Game:
+def _lock_own_playing_game(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     game = _lock_own_game(game_id=game_id, player=player)
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"game {game_id} is finished and cannot change")
+    if now < game.started_at:
+        raise GameNotStarted(f"game {game_id} has not started yet: its clock starts at {game.started_at:%H:%M:%S} UTC")
     return game
+
+
+def _day_over(game: Game) -> AttemptDayOver:
+    return AttemptDayOver(
+        f"game {game.pk} was the ranked attempt at the daily deal of {game.deal.daily_date}: that day is over "
+        "(midnight UTC), so it was closed where it stood"
+    )
+
+
+def _closed_if_day_over(game: Game, *, now: datetime.datetime) -> bool:
+    """Close `game` (locked) where it stands if it is a ranked attempt whose day is over, and say so.
+    The day's winning lines are published once it is over, so none may finish such an attempt. Its
+    result is taken at the day's end, so closing late changes nothing."""
+    if not selectors.attempt_day_over(game=game, today=now.date()):
+        return False
+    assert game.deal.daily_date is not None  # attempt_day_over: a daily deal
+    _record_finish(game, piles=game.piles, now=selectors.day_end(game.deal.daily_date))
+    events.append(game, kind=GameEvent.Kind.FINISH, at=now, changed=_FINISH_FIELDS)
+    logger.info("game %s: ranked attempt closed, its day %s is over", game.pk, game.deal.daily_date)
+    return True
+
+
+def game_close_if_day_over(*, game_id: int, now: datetime.datetime) -> bool:
+    """Close the game if it is a ranked attempt still in play whose day is over; return whether it was.
+    Run on access (reading the game) and for every such attempt by `manage.py close_daily_attempts`."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id).first()
+        return game is not None and _closed_if_day_over(game, now=now)
 
 
 def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
@@ -130,60 +189,96 @@ def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
         raise IllegalMoveError(str(error), index=error.index) from error
 
 
-def _record_finish(game: Game, *, piles: int, now: datetime.datetime) -> None:
+def _record_finish(
+    game: Game,
+    *,
+    piles: int,
+    now: datetime.datetime,
+    last_move_at: datetime.datetime | None = None,
+    unseen_moves: int = 0,
+) -> None:
     seconds = max(0, int((now - game.started_at).total_seconds()))
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.piles = piles
     game.seconds = seconds
     game.score = engine.score(piles, seconds)
-    logger.info("game %s finished: piles=%s seconds=%s score=%s", game.pk, piles, seconds, game.score)
+    if game.ranked:
+        flags = fair_play.finish_flags(
+            game=game, seconds=seconds, won=piles == 1, last_move_at=last_move_at, unseen_moves=unseen_moves
+        )
+        game.flags = [flag.as_json() for flag in flags]
+        game.review = Game.Review.PENDING if flags else ""
+    logger.info(
+        "game %s finished: piles=%s seconds=%s score=%s flags=%s",
+        game.pk,
+        piles,
+        seconds,
+        game.score,
+        [flag["code"] for flag in game.flags],
+    )
 
 
-@transaction.atomic
+# Moves, undos and finishes close a ranked attempt whose day is over instead of changing it: the close
+# commits, then the change is refused (AttemptDayOver), so each runs in a block of its own.
+
+
 def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime) -> Game:
     """Store one move on the player's line; a move that leaves one pile finishes (wins) the game."""
-    game = _lock_own_playing_game(game_id=game_id, player=player)
-    line = [*game.moves, move]
-    position = _replay(game, line)
-    game.moves = [list(step) for step in line]
-    game.piles = position.piles
-    if position.won:
-        _record_finish(game, piles=position.piles, now=now)
-    kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
-    events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
-    return game
+    with transaction.atomic():
+        game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
+        if not _closed_if_day_over(game, now=now):
+            line = [*game.moves, move]
+            position = _replay(game, line)
+            game.moves = [list(step) for step in line]
+            game.piles = position.piles
+            if position.won:
+                _record_finish(game, piles=position.piles, now=now, last_move_at=now)
+            kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
+            events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
+            return game
+    raise _day_over(game)
 
 
-@transaction.atomic
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     """Take the last move back."""
-    game = _lock_own_playing_game(game_id=game_id, player=player)
-    if not game.moves:
-        raise NothingToUndo("there is no move to undo")
-    undone = game.moves[-1]
-    game.moves = game.moves[:-1]
-    game.piles += 1
-    events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now, changed=_MOVE_FIELDS)
-    return game
+    with transaction.atomic():
+        game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
+        if not _closed_if_day_over(game, now=now):
+            if not game.moves:
+                raise NothingToUndo("there is no move to undo")
+            undone = game.moves[-1]
+            game.moves = game.moves[:-1]
+            game.piles += 1
+            events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now, changed=_MOVE_FIELDS)
+            return game
+    raise _day_over(game)
 
 
-@transaction.atomic
 def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: datetime.datetime) -> Game:
     """Replay `moves` from the deal and store the verified result; the client's own score, time or
-    pile count is never read. A game already finished answers with its stored result unchanged."""
-    game = _lock_own_game(game_id=game_id, player=player)
-    if game.status == Game.Status.FINISHED:
-        return game
-    position = _replay(game, moves)
-    line = [list(step) for step in moves]  # type: ignore[call-overload]
-    # The finish carries the line only when it is not the stored one (moves played while offline),
-    # so that replaying the events always gives the stored game.
-    replaced_line = line if line != game.moves else None
-    game.moves = line
-    _record_finish(game, piles=position.piles, now=now)
-    events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now, changed=_FINISH_FIELDS)
-    return game
+    pile count is never read. Finishing again with the stored line (a retry) answers with the stored
+    result; with any other line it is refused: a result, once stored, stands."""
+    with transaction.atomic():
+        game = _lock_own_game(game_id=game_id, player=player)
+        if game.status == Game.Status.FINISHED:
+            if moves == game.moves:
+                return game
+            raise GameFinished(f"game {game_id} is finished already: its result stands")
+        if now < game.started_at:
+            raise GameNotStarted(f"game {game_id} has not started yet: it cannot be finished")
+        if not _closed_if_day_over(game, now=now):
+            position = _replay(game, moves)
+            line = [list(step) for step in moves]  # type: ignore[call-overload]
+            # The finish carries the line only when it is not the stored one (moves played while
+            # offline), so that replaying the events always gives the stored game.
+            replaced_line = line if line != game.moves else None
+            unseen = fair_play.unseen_move_count(stored=game.moves, finished=line)
+            game.moves = line
+            _record_finish(game, piles=position.piles, now=now, unseen_moves=unseen)
+            events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now, changed=_FINISH_FIELDS)
+            return game
+    raise _day_over(game)
 
 
 def game_hint(
@@ -192,9 +287,15 @@ def game_hint(
     """Ask the solver for one move that keeps the game winnable, or how many moves to undo to get back
     to a winnable position. A hint makes the game unranked for good, so a ranked game needs the
     player's explicit `accept_unranked`. An undecided ("unknown") answer costs nothing."""
-    game = game_get_for_player(game_id=game_id, player=player)
+    game = selectors.game_get_for_player(game_id=game_id, player=player)
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"game {game_id} is finished: no hints")
+    if selectors.attempt_day_over(game=game, today=now.date()):
+        game_close_if_day_over(game_id=game_id, now=now)
+        raise _day_over(game)
+    if not game.ranked and selectors.winning_lines_withheld(game=game, today=now.date()):
+        # A practice game of a day not over would hand its winning line to a fresh ranked attempt.
+        raise LinesWithheld("no hints on a practice game of a daily deal before its day is over (UTC)")
     if game.ranked and not accept_unranked:
         raise NeedsUnrankedConsent("a hint makes this game unranked for good: confirm with accept_unranked")
     time_limit = settings.SOLVER_TIME_LIMIT
@@ -203,7 +304,7 @@ def game_hint(
     if advice.status in ("unknown", "won"):
         return game, advice
     with transaction.atomic():
-        locked = _lock_own_playing_game(game_id=game_id, player=player)
+        locked = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if locked.version != game.version:
             raise GameChanged("the game changed while the hint was worked out: ask again")
         locked.ranked = False
@@ -211,3 +312,18 @@ def game_hint(
         events.append(locked, kind=GameEvent.Kind.HINT, at=now, changed=["ranked", "hints"])
     logger.info("game %s: hint %s given (%s)", game_id, locked.hints, advice.status)
     return locked, advice
+
+
+@transaction.atomic
+def games_review(*, game_ids: Sequence[int], decision: str) -> int:
+    """Staff's decision on ranked results held for review: `cleared` puts them (back) on their day's
+    board, `confirmed` keeps them off it. Games never flagged are left alone. Return how many changed."""
+    if decision not in (Game.Review.CLEARED, Game.Review.CONFIRMED):
+        raise GameError(f"a review decides cleared or confirmed, not {decision!r}")
+    flagged = list(
+        Game.objects.select_for_update().filter(pk__in=game_ids).exclude(review="").values_list("pk", flat=True)
+    )
+    Game.objects.filter(pk__in=flagged).update(review=decision)
+    game_standing_changed.send(sender=Game, game_ids=flagged)
+    logger.info("games %s reviewed: %s", flagged, decision)
+    return len(flagged)

@@ -6,3 +6,8 @@ from django.dispatch import Signal
 # locked) and `event` (the stored GameEvent). A receiver's writes commit or roll back with the change;
 # it must not call back into the game's services.
 game_event_appended = Signal()
+
+# Sent inside the transaction that changed finished ranked games' standing without an event of their
+# own (a staff review, games moving to another player), with `game_ids`: a read model of the boards
+# reads those games again.
+game_standing_changed = Signal()

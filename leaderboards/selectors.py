@@ -1,28 +1,261 @@
-"""Daily rankings, built only from ranked games whose result the server verified by replay. The ranking
-itself (its order and a game's rank) lives in games.selectors: games never import leaderboards."""
+"""Reads of the boards, from the read model (leaderboards.models): the day's counts by score give the
+board's size, ranks, where a page starts and the summary; the entries' index gives a page's rows. No
+read counts a day's entries one by one: docs/architecture.md says which index serves which query, and
+bench/leaderboard.py times them."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-from typing import TYPE_CHECKING, TypedDict
+import math
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Window
-from django.db.models.functions import RowNumber
+from django.core.cache import cache
+from django.db.models import Avg, Count, QuerySet
 
+from accounts.models import Player
 from games.models import Game
-from games.selectors import RANKING_ORDER, daily_ranked_games
 
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
+from .models import DailyEntry, DailyRecord, DailyScoreCount
+
+# Best first: higher score, then fewer seconds, then whoever finished first (the game id settles the rest).
+BOARD_ORDER = ("-score", "seconds", "finished_at", "game_id")
+ALL_TIME_SIZE = 20
+AVERAGE_DAYS = 30
+# Fewer days than this in the window and a player is not on the best-average board: one lucky day is not
+# an average.
+AVERAGE_MIN_DAYS = 10
+# The best-average board reads a month of rows: it is computed once per day and kept this long.
+AVERAGE_CACHE_SECONDS = 10 * 60
 
 
-class Rank(TypedDict):
+class PastLastPage(Exception):
+    """A page number beyond the board's last page."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardRow:
     rank: int
+    player: str
+    score: int
+    piles: int
+    seconds: int
+    won: bool
+    game: int
 
 
-def daily_leaderboard_page(*, date: datetime.date, page: int, page_size: int) -> Page[WithAnnotations[Game, Rank]]:
-    """One page of a date's leaderboard, best first, each game with its `rank` (1 is best); raise
-    django.core.paginator.EmptyPage past the last page."""
-    ranked = daily_ranked_games(date=date).annotate(rank=Window(RowNumber(), order_by=RANKING_ORDER))
-    return Paginator(ranked, page_size).page(page)
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardPage:
+    date: datetime.date
+    page: int
+    pages: int
+    count: int
+    rows: list[BoardRow]
+
+
+class _Scores:
+    """A date's board by score, best first, from its DailyScoreCount rows (a few hundred): how many
+    rows each score has, and how many come before it."""
+
+    def __init__(self, date: datetime.date) -> None:
+        self.date = date
+        self.buckets = list(
+            DailyScoreCount.objects.filter(date=date, players__gt=0)
+            .order_by("-score")
+            .values_list("score", "piles", "players")
+        )
+        self.before: dict[int, int] = {}
+        total = 0
+        for score, _, players in self.buckets:
+            self.before[score] = total
+            total += players
+        self.count = total
+
+    def bucket_at(self, position: int) -> tuple[int, int]:
+        """(score, rows of that score before it) of the row at 0-based `position` in board order."""
+        for score, _, players in self.buckets:
+            if position < self.before[score] + players:
+                return score, position - self.before[score]
+        raise IndexError(position)
+
+    def ahead(self, score: int) -> int:
+        """Rows with a higher score."""
+        return sum(players for bucket_score, _, players in self.buckets if bucket_score > score)
+
+
+def _board(date: datetime.date) -> QuerySet[DailyEntry]:
+    return DailyEntry.objects.filter(date=date, on_board=True)
+
+
+def _rank(scores: _Scores, *, score: int, seconds: int) -> int:
+    """1 + the rows ahead: those with a higher score (counted by score), and those of the same score in
+    fewer seconds (a short range of the board's index). Equal score and seconds share a rank."""
+    return 1 + scores.ahead(score) + _board(scores.date).filter(score=score, seconds__lt=seconds).count()
+
+
+def _row(entry: DailyEntry, rank: int) -> BoardRow:
+    return BoardRow(
+        rank=rank,
+        player=entry.player.nickname,
+        score=entry.score,
+        piles=entry.piles,
+        seconds=entry.seconds,
+        won=entry.won,
+        game=entry.game_id,
+    )
+
+
+def daily_board_page(*, date: datetime.date, page: int, page_size: int) -> BoardPage:
+    """One page of a date's board, best first, each row with its rank; PastLastPage beyond the end (an
+    empty board has one empty page)."""
+    scores = _Scores(date)
+    pages = max(1, math.ceil(scores.count / page_size))
+    if page > pages:
+        raise PastLastPage(f"page {page} is past the last page, {pages}")
+    offset = (page - 1) * page_size
+    keys: list[int] = []
+    if scores.count:
+        # The page starts inside one score's rows: the index is read from there, not from the top.
+        first_score, skip = scores.bucket_at(offset)
+        in_order = _board(date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
+        keys = list(in_order.values_list("game_id", flat=True)[skip : skip + page_size])
+    entries = sorted(
+        DailyEntry.objects.filter(game_id__in=keys).select_related("player"),
+        key=lambda entry: keys.index(entry.game_id),
+    )
+    rows: list[BoardRow] = []
+    for position, entry in enumerate(entries, start=offset + 1):
+        previous = rows[-1] if rows else None
+        if previous is not None and (previous.score, previous.seconds) == (entry.score, entry.seconds):
+            rank = previous.rank
+        elif previous is None and offset > 0:
+            rank = _rank(scores, score=entry.score, seconds=entry.seconds)  # its tie may begin a page earlier
+        else:
+            rank = position
+        rows.append(_row(entry, rank))
+    return BoardPage(date=date, page=page, pages=pages, count=scores.count, rows=rows)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MyStanding:
+    """The reader's own ranked attempt on a date: `status` is on_board, under_review (held until staff
+    decide), off_board (staff confirmed the flags) or none (no finished ranked attempt that day)."""
+
+    status: str
+    row: BoardRow | None
+    page: int | None
+
+
+def daily_board_mine(*, date: datetime.date, player: Player | None, page_size: int) -> MyStanding:
+    """The reader's row on a date's board with its rank and the page it is on ("my rank")."""
+    entry = (
+        DailyEntry.objects.filter(date=date, player=player).select_related("player", "game").first()
+        if player is not None
+        else None
+    )
+    if entry is None:
+        return MyStanding(status="none", row=None, page=None)
+    if not entry.on_board:
+        status = "off_board" if entry.game.review == Game.Review.CONFIRMED else "under_review"
+        return MyStanding(status=status, row=None, page=None)
+    rank = _rank(_Scores(date), score=entry.score, seconds=entry.seconds)
+    # Its place in board order: the rows ranked ahead, then those tied with it that finished first.
+    tied_before = (
+        _board(date)
+        .filter(score=entry.score, seconds=entry.seconds, finished_at__lte=entry.finished_at)
+        .exclude(finished_at=entry.finished_at, game_id__gte=entry.game_id)
+        .count()
+    )
+    position = rank + tied_before
+    return MyStanding(status="on_board", row=_row(entry, rank), page=math.ceil(position / page_size))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DaySummary:
+    date: datetime.date
+    players: int
+    wins: int
+    win_rate: float | None
+    median_score: float | None
+    piles: dict[int, int]  # final pile count → players (every count from 1 to 52)
+
+
+def daily_summary(*, date: datetime.date) -> DaySummary:
+    """Players, wins, win rate, median score and the histogram of final pile counts of a date's board,
+    all from its counts by score."""
+    scores = _Scores(date)
+    histogram = dict.fromkeys(range(1, 53), 0)
+    for _, piles, players in scores.buckets:
+        histogram[piles] += players
+    median: float | None = None
+    if scores.count:
+        # The middle row's score, or the mean of the middle two.
+        low, high = scores.bucket_at((scores.count - 1) // 2)[0], scores.bucket_at(scores.count // 2)[0]
+        median = (low + high) / 2
+    return DaySummary(
+        date=date,
+        players=scores.count,
+        wins=histogram[1],
+        win_rate=histogram[1] / scores.count if scores.count else None,
+        median_score=median,
+        piles=histogram,
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AllTimeRow:
+    rank: int
+    player: str
+    value: float
+    days: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AllTimeBoards:
+    wins: list[AllTimeRow]
+    streaks: list[AllTimeRow]
+    average: list[AllTimeRow]
+    average_from: datetime.date
+    average_to: datetime.date
+
+
+def _ranked(values: list[tuple[str, float, int]]) -> list[AllTimeRow]:
+    """Rows with shared ranks for equal values (1, 2, 2, 4), from (player, value, days) best first."""
+    rows: list[AllTimeRow] = []
+    for position, (player, value, days) in enumerate(values, start=1):
+        rank = rows[-1].rank if rows and rows[-1].value == value else position
+        rows.append(AllTimeRow(rank=rank, player=player, value=value, days=days))
+    return rows
+
+
+def _best_averages(*, first: datetime.date, last: datetime.date) -> list[tuple[str, float, int]]:
+    key = f"leaderboards:average:{first.isoformat()}:{last.isoformat()}"
+    found: list[tuple[str, float, int]] | None = cache.get(key)
+    if found is None:
+        found = [
+            (nickname, float(average), days)
+            for nickname, average, days in DailyEntry.objects.filter(on_board=True, date__range=(first, last))
+            .values("player")
+            .annotate(average=Avg("score"), days=Count("pk"))
+            .filter(days__gte=AVERAGE_MIN_DAYS)
+            .order_by("-average", "player")
+            .values_list("player__nickname", "average", "days")[:ALL_TIME_SIZE]
+        ]
+        cache.set(key, found, AVERAGE_CACHE_SECONDS)
+    return found
+
+
+def all_time_boards(*, today: datetime.date) -> AllTimeBoards:
+    """Most daily wins, longest daily streaks, and the best average score over the last 30 finished days
+    (at least 10 of them played)."""
+    records = DailyRecord.objects.select_related("player")
+    wins = records.filter(wins__gt=0).order_by("-wins", "player_id")[:ALL_TIME_SIZE]
+    streaks = records.filter(longest_streak__gt=0).order_by("-longest_streak", "player_id")[:ALL_TIME_SIZE]
+    last = today - datetime.timedelta(days=1)
+    first = today - datetime.timedelta(days=AVERAGE_DAYS)
+    return AllTimeBoards(
+        wins=_ranked([(record.player.nickname, record.wins, record.days) for record in wins]),
+        streaks=_ranked([(record.player.nickname, record.longest_streak, record.days) for record in streaks]),
+        average=_ranked(_best_averages(first=first, last=last)),
+        average_from=first,
+        average_to=last,
+    )

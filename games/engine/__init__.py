@@ -5,10 +5,12 @@ from .deals import (
     DailyDeal,
     certified_daily_deal,
     daily_deal,
+    daily_seed,
     deal_from_code,
     format_deal_code,
     new_deal_code,
     normalize_deal_code,
+    seed_commitment,
 )
 from .position import IllegalMove, Move, Position, apply_move, legal_moves, replay
 from .scoring import GOOD_GAME_PILES, score
@@ -26,6 +28,7 @@ __all__ = [
     "cards_match",
     "certified_daily_deal",
     "daily_deal",
+    "daily_seed",
     "deal_from_code",
     "format_deal_code",
     "legal_moves",
@@ -33,5 +36,6 @@ __all__ = [
     "normalize_deal_code",
     "replay",
     "score",
+    "seed_commitment",
     "validate_deal",
 ]

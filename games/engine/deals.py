@@ -1,7 +1,9 @@
 """Deterministic deals: the daily deal of a UTC date, and deals named by a short code.
 
 The derivation is documented in docs/rules.md so that anyone can reproduce a deal: a Fisher-Yates
-shuffle of DECK driven by SHA-256 of a seed text.
+shuffle of DECK driven by SHA-256 of a seed text. A daily deal's seed comes from the date and the
+server's secret, so nobody can compute a day's deal before it is handed out; the seed is published
+once the day is over (and its SHA-256, the commitment, before the day begins).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import datetime
 import functools
 import hashlib
+import hmac
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -76,8 +80,39 @@ def deal_from_code(code: str) -> list[str]:
     return shuffled_deck(f"code:{normalize_deal_code(code)}")
 
 
-def daily_seed_text(date: datetime.date, attempt: int = 0) -> str:
-    return f"daily:{date.isoformat()}:{attempt}"
+# A day's seed is 64 lower-case hex digits: HMAC-SHA256 of the date under the server's secret.
+SEED_SHAPE = re.compile(r"[0-9a-f]{64}")
+
+
+def _utc_date(date: datetime.date) -> datetime.date:
+    if not isinstance(date, datetime.date):
+        raise ValueError("a daily deal needs a datetime.date")
+    return date.date() if isinstance(date, datetime.datetime) else date
+
+
+def daily_seed(date: datetime.date, *, secret: str) -> str:
+    """The seed of a UTC date's deal: HMAC-SHA256(key = secret, message = "daily:YYYY-MM-DD"), in hex.
+    Without the secret it cannot be computed, so neither can the deal."""
+    if not isinstance(secret, str) or not secret:
+        raise ValueError("the daily secret must be non-empty text")
+    message = f"daily:{_utc_date(date).isoformat()}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+def seed_commitment(seed: str) -> str:
+    """SHA-256 of a seed, in hex: published before the day, it proves the seed was fixed in advance."""
+    return hashlib.sha256(_valid_seed(seed).encode()).hexdigest()
+
+
+def _valid_seed(seed: str) -> str:
+    if not isinstance(seed, str) or not SEED_SHAPE.fullmatch(seed):
+        raise ValueError("a daily seed is 64 lower-case hexadecimal digits")
+    return seed
+
+
+def daily_seed_text(date: datetime.date, seed: str, attempt: int = 0) -> str:
+    """The text whose shuffle is attempt `attempt` at the deal of `date`: "daily:YYYY-MM-DD:<seed>:<attempt>"."""
+    return f"daily:{_utc_date(date).isoformat()}:{_valid_seed(seed)}:{attempt}"
 
 
 # A daily deal must be proven winnable by the solver within this many positions. The budget counts
@@ -87,31 +122,30 @@ CERTIFY_POSITIONS = 2_000_000
 
 @dataclass(frozen=True, slots=True)
 class DailyDeal:
-    """A certified daily deal: `cards` is shuffled_deck(daily_seed_text(date, attempt)), the first
+    """A certified daily deal: `cards` is shuffled_deck(daily_seed_text(date, seed, attempt)), the first
     attempt whose deal the solver proved winnable; `solution` is the winning line it found."""
 
     date: datetime.date
+    seed: str
     attempt: int
     cards: tuple[str, ...]
     solution: tuple[Move, ...]
 
 
 @functools.lru_cache(maxsize=512)
-def certified_daily_deal(date: datetime.date) -> DailyDeal:
-    """The daily deal of a UTC date: seed attempts 0, 1, 2, ... until the solver proves a win."""
-    if not isinstance(date, datetime.date):
-        raise ValueError("a daily deal needs a datetime.date")
-    if isinstance(date, datetime.datetime):
-        date = date.date()
+def certified_daily_deal(date: datetime.date, seed: str) -> DailyDeal:
+    """The daily deal of a UTC date from its seed: attempts 0, 1, 2, ... until the solver proves a win.
+    Anyone holding a published seed reproduces the day's deal with it."""
+    date = _utc_date(date)
     attempt = 0
     while True:
-        cards = shuffled_deck(daily_seed_text(date, attempt))
+        cards = shuffled_deck(daily_seed_text(date, seed, attempt))
         result = solve(cards, time_limit=None, max_positions=CERTIFY_POSITIONS)
         if result.status == "win" and result.moves is not None:
-            return DailyDeal(date, attempt, tuple(cards), tuple(result.moves))
+            return DailyDeal(date, seed, attempt, tuple(cards), tuple(result.moves))
         attempt += 1
 
 
-def daily_deal(date: datetime.date) -> list[str]:
-    """The daily deal of a UTC date, certified winnable (see certified_daily_deal)."""
-    return list(certified_daily_deal(date).cards)
+def daily_deal(date: datetime.date, seed: str) -> list[str]:
+    """The daily deal of a UTC date from its seed, certified winnable (see certified_daily_deal)."""
+    return list(certified_daily_deal(date, seed).cards)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import re
 
 import pytest
@@ -15,10 +16,12 @@ from games.engine import (
     cards_match,
     certified_daily_deal,
     daily_deal,
+    daily_seed,
     deal_from_code,
     format_deal_code,
     new_deal_code,
     normalize_deal_code,
+    seed_commitment,
     validate_deal,
 )
 from games.engine.deals import CODE_ALPHABET
@@ -135,46 +138,81 @@ def test_a_deal_holding_unprintable_junk_still_gets_a_short_error_message():
 
 # --- the daily deal ----------------------------------------------------------------------------------
 
+SECRET = "example secret: never use it on a server"  # the one of docs/rules.md and tests/vectors/deals.json
+DAY = datetime.date(2026, 11, 30)
+DAY_SEED = daily_seed(DAY, secret=SECRET)
 
-def test_the_daily_deal_is_the_same_every_time_for_a_date():
-    date = datetime.date(2026, 11, 30)
-    assert daily_deal(date) == daily_deal(date)
+
+def test_a_days_seed_is_hmac_sha256_of_the_date_under_the_secret_as_docs_rules_says():
+    expected = hmac.new(SECRET.encode(), b"daily:2026-11-30", hashlib.sha256).hexdigest()
+    assert DAY_SEED == expected == "3581e75fbc270811bf4a95596990f441ae5b20c4bf18065e6581a6766f3aecc4"
 
 
-def test_the_daily_deal_of_2026_11_30_starts_as_documented_in_docs_rules():
-    assert daily_deal(datetime.date(2026, 11, 30))[:8] == ["QS", "9C", "5S", "AH", "5H", "3H", "6C", "8C"]
+def test_without_the_secret_the_seed_and_so_the_deal_cannot_be_computed():
+    other = daily_seed(DAY, secret="another secret")
+    assert other != DAY_SEED and daily_deal(DAY, other) != daily_deal(DAY, DAY_SEED)
+    assert all(daily_deal(DAY, DAY_SEED) != documented_deal(f"daily:{DAY.isoformat()}:{n}") for n in range(3))
+
+
+def test_the_commitment_is_the_sha256_of_the_seed():
+    assert seed_commitment(DAY_SEED) == hashlib.sha256(DAY_SEED.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("secret", ["", None, b"bytes"])
+def test_a_missing_secret_is_a_value_error(secret):
+    with pytest.raises(ValueError, match="secret"):
+        daily_seed(DAY, secret=secret)
+
+
+@pytest.mark.parametrize("seed", ["", "xyz", DAY_SEED.upper(), DAY_SEED[:-1], None, 5])
+def test_a_seed_that_is_not_64_lower_case_hex_digits_is_a_value_error(seed):
+    with pytest.raises(ValueError, match="seed"):
+        daily_deal(DAY, seed)
+
+
+def test_the_daily_deal_is_the_same_every_time_for_a_date_and_its_seed():
+    assert daily_deal(DAY, DAY_SEED) == daily_deal(DAY, DAY_SEED)
+
+
+def test_the_daily_deal_of_2026_11_30_starts_and_ends_as_documented_in_docs_rules():
+    deal = daily_deal(DAY, DAY_SEED)
+    assert deal[:8] == ["9S", "KC", "TH", "QH", "8D", "TS", "KS", "3S"]
+    assert deal[-4:] == ["JH", "AC", "5H", "AH"]
 
 
 def test_consecutive_days_get_different_deals():
-    first = datetime.date(2026, 11, 30)
-    deals = {tuple(daily_deal(first + datetime.timedelta(days=n))) for n in range(30)}
-    assert len(deals) == 30
+    dates = [DAY + datetime.timedelta(days=n) for n in range(30)]
+    assert len({tuple(daily_deal(date, daily_seed(date, secret=SECRET))) for date in dates}) == 30
 
 
 def test_a_datetime_gives_the_deal_of_its_date():
     moment = datetime.datetime(2026, 11, 30, 23, 59, 59, tzinfo=datetime.UTC)
-    assert daily_deal(moment) == daily_deal(datetime.date(2026, 11, 30))
+    assert daily_seed(moment, secret=SECRET) == DAY_SEED
+    assert daily_deal(moment, DAY_SEED) == daily_deal(DAY, DAY_SEED)
 
 
 @pytest.mark.parametrize("junk", ["2026-11-30", None, 20261130])
 def test_the_daily_deal_of_something_that_is_not_a_date_is_a_value_error(junk):
     with pytest.raises(ValueError):
-        daily_deal(junk)
+        daily_deal(junk, DAY_SEED)
+    with pytest.raises(ValueError):
+        daily_seed(junk, secret=SECRET)
 
 
 # Deriving a daily deal runs the solver to certify it, so these draw fewer dates and have no deadline.
 @settings(max_examples=25, deadline=None)
 @given(st.dates())
 def test_every_daily_deal_is_a_shuffle_of_the_whole_deck(date):
-    deal = daily_deal(date)
+    deal = daily_deal(date, daily_seed(date, secret=SECRET))
     assert sorted(deal) == sorted(DECK)
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.dates(min_value=datetime.date(2000, 1, 1), max_value=datetime.date(2100, 12, 31)))
 def test_the_daily_deal_follows_the_derivation_in_docs_rules(date):
-    attempt = certified_daily_deal(date).attempt
-    assert daily_deal(date) == documented_deal(f"daily:{date.isoformat()}:{attempt}")
+    seed = daily_seed(date, secret=SECRET)
+    attempt = certified_daily_deal(date, seed).attempt
+    assert daily_deal(date, seed) == documented_deal(f"daily:{date.isoformat()}:{seed}:{attempt}")
 
 
 # --- deal codes --------------------------------------------------------------------------------------

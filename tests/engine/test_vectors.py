@@ -14,12 +14,14 @@ from games.engine import (
     GOOD_GAME_PILES,
     IllegalMove,
     daily_deal,
+    daily_seed,
     deal_from_code,
     format_deal_code,
     legal_moves,
     normalize_deal_code,
     replay,
     score,
+    seed_commitment,
     validate_deal,
 )
 
@@ -69,8 +71,12 @@ def test_the_score_is_the_one_recorded_in_the_vector(case):
 
 
 @cases("deals.json", where="daily")
-def test_the_daily_deal_of_a_date_is_the_one_recorded_in_the_vector(case):
-    assert daily_deal(datetime.date.fromisoformat(case["date"])) == case["deal"]
+def test_the_daily_seed_commitment_and_deal_of_a_date_are_the_ones_recorded_in_the_vector(case):
+    date = datetime.date.fromisoformat(case["date"])
+    assert daily_seed(date, secret=case["secret"]) == case["seed"]
+    assert seed_commitment(case["seed"]) == case["commitment"]
+    assert case["seed_text"] == f"daily:{case['date']}:{case['seed']}:{case['attempt']}"
+    assert daily_deal(date, case["seed"]) == case["deal"]
 
 
 @cases("deals.json", where="codes")

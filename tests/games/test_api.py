@@ -4,12 +4,14 @@ import datetime
 import json
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Player
 from games import engine
 from games.models import Game
+from games.services import game_finish, game_start
 from tests.api_client import post, start
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +22,8 @@ def test_a_visitor_starts_the_daily_deal_as_a_guest_and_gets_the_game():
     status, game = post(visitor, "/api/games", {"mode": "daily"})
     assert status == 201
     assert game["mode"] == "daily" and game["ranked"] is True
-    assert game["deal"] == engine.daily_deal(timezone.now().date())
+    today = timezone.now().date()
+    assert game["deal"] == engine.daily_deal(today, engine.daily_seed(today, secret=settings.DAILY_SECRET))
     assert game["piles"] == 52 and game["moves"] == [] and game["status"] == "playing"
     assert game["ws"] == f"/ws/games/{game['id']}/" and game["result"] is None
 
@@ -56,26 +59,31 @@ def test_anyone_can_read_a_finished_game_that_is_not_todays_daily_as_a_replay(cl
     assert replay["moves"] == winning_game["moves"] and replay["result"]["won"] is True
 
 
-def test_todays_finished_daily_stays_hidden_until_the_reader_has_finished_theirs(client, other_client):
+def test_todays_finished_daily_stays_hidden_from_others_even_once_they_have_finished_theirs(client, other_client):
     game = start(client, mode="daily")
     post(client, f"/api/games/{game['id']}/finish", {"moves": []})
-    assert other_client.get(f"/api/games/{game['id']}").status_code == 404
     theirs = start(other_client, mode="daily")
     post(other_client, f"/api/games/{theirs['id']}/finish", {"moves": []})
-    assert other_client.get(f"/api/games/{game['id']}").status_code == 200
+    assert other_client.get(f"/api/games/{game['id']}").status_code == 404
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
-def test_finish_returns_the_verified_result_and_ignores_a_claimed_score(client, winning_game):
+def test_a_daily_game_of_a_day_that_is_over_is_anyones_replay(player, other_client):
+    yesterday = timezone.now() - datetime.timedelta(days=1)
+    game, _ = game_start(player=player, mode="daily", now=yesterday)
+    game_finish(game_id=game.pk, player=player, moves=[], now=yesterday + datetime.timedelta(seconds=40))
+    assert other_client.get(f"/api/games/{game.pk}").json()["result"]["piles"] == 52
+
+
+def test_finish_refuses_a_score_or_time_claimed_by_the_client_and_stores_nothing(client, winning_game):
     game = start(client, mode="code", code=winning_game["deal_code"])
-    status, finished = post(
+    status, error = post(
         client,
         f"/api/games/{game['id']}/finish",
         {"moves": winning_game["moves"], "score": 999999, "seconds": 0, "piles": 1},
     )
-    assert status == 200 and finished["status"] == "finished"
-    result = finished["result"]
-    assert result["won"] is True and result["piles"] == 1 and result["rank"] is None
-    assert result["score"] == engine.score(1, result["seconds"]) and result["score"] <= 2210
+    assert status == 400 and error["code"] == "invalid" and error["error"].startswith("piles:")
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "playing"
 
 
 def test_a_ranked_daily_finish_reports_the_players_rank(client, other_client):

@@ -3,6 +3,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -25,7 +26,9 @@ def start_code_game(player: Player, code: str, now: datetime.datetime = NOON) ->
 def test_the_first_daily_game_of_a_date_is_ranked_and_deals_the_day(player):
     game, created = game_start(player=player, mode="daily", now=NOON)
     assert created and game.ranked
-    assert game.deal.cards == engine.daily_deal(NOON.date())
+    assert game.deal.cards == engine.daily_deal(
+        NOON.date(), engine.daily_seed(NOON.date(), secret=settings.DAILY_SECRET)
+    )
     assert game.started_at == NOON
 
 
@@ -148,11 +151,19 @@ def test_finish_refuses_a_line_naming_its_first_illegal_move_and_stores_nothing(
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
-def test_a_second_finish_answers_with_the_stored_result(player, winning_game):
+def test_finishing_again_with_the_same_line_answers_with_the_stored_result(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     first = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:5], now=NOON)
-    second = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON)
-    assert (second.piles, second.score, second.moves) == (first.piles, first.score, first.moves)
+    again = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:5], now=NOON)
+    assert (again.piles, again.score, again.moves) == (first.piles, first.score, first.moves)
+
+
+def test_a_second_finish_with_a_better_line_is_refused_and_the_result_stands(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game_finish(game_id=game.pk, player=player, moves=winning_game["moves"][:5], now=NOON)
+    with pytest.raises(GameFinished, match="its result stands"):
+        game_finish(game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON)
+    assert Game.objects.get(pk=game.pk).piles == 47
 
 
 def test_a_finished_game_cannot_be_changed(player, winning_game):

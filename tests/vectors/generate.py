@@ -22,7 +22,8 @@ Files written:
 - legal_moves.json    list of {"name", "deal", "moves", "tops", "legal_moves"}: the legal moves of the
                       position reached by playing "moves" from "deal" (ordered by source, then 1 before 3)
 - scores.json         list of {"name", "piles", "seconds", "score" | "error": true, "good_game"?}
-- deals.json          {"daily": [...], "codes": [...], "invalid_codes": [...], "invalid_deals": [...]}
+- deals.json          {"daily": [...], "codes": [...], "invalid_codes": [...], "invalid_deals": [...]}; a daily
+                      case is {"date", "secret", "seed", "commitment", "attempt", "seed_text", "deal"}
 - winning_game.json   {"deal_code", "deal", "moves"}: a complete 51-move win
 """
 
@@ -45,6 +46,8 @@ from games.engine.deals import CODE_ALPHABET  # noqa: E402
 HERE = Path(__file__).resolve().parent
 NODE_BUDGET = 300_000
 WIN_SECONDS = 90
+# The daily vectors' secret, the one docs/rules.md's worked example uses (a real server keeps its own).
+EXAMPLE_DAILY_SECRET = "example secret: never use it on a server"
 
 # ---------------------------------------------------------------------------------------------------
 # Reference rules: as plain as possible, independent of games.engine's encodings and fast paths.
@@ -382,7 +385,19 @@ def build_deals() -> dict[str, Any]:
     daily = []
     for text in ("2026-11-30", "2026-01-01", "2024-02-29", "2000-01-01"):
         date = datetime.date.fromisoformat(text)
-        daily.append({"date": text, "seed_text": f"daily:{text}:0", "deal": engine.daily_deal(date)})
+        seed = engine.daily_seed(date, secret=EXAMPLE_DAILY_SECRET)
+        certified = engine.certified_daily_deal(date, seed)
+        daily.append(
+            {
+                "date": text,
+                "secret": EXAMPLE_DAILY_SECRET,
+                "seed": seed,
+                "commitment": engine.seed_commitment(seed),
+                "attempt": certified.attempt,
+                "seed_text": f"daily:{text}:{seed}:{certified.attempt}",
+                "deal": list(certified.cards),
+            }
+        )
     codes = []
     for code in ("2222-2222", "2222-2223", "K7QD-M2XP", " k7qd m2xp ", "ZZZZZZZZ"):
         canonical = engine.normalize_deal_code(code)
@@ -466,7 +481,8 @@ def build() -> dict[str, str]:
     code, deal, line = first_winnable_code()
     assert code == "2222-2222", code  # documented in docs/rules.md and used by the browser tests
     assert len(line) == 51 and len(ref_replay(deal, line)) == 1
-    daily = engine.daily_deal(datetime.date(2026, 11, 30))
+    example_day = datetime.date(2026, 11, 30)
+    daily = engine.daily_deal(example_day, engine.daily_seed(example_day, secret=EXAMPLE_DAILY_SECRET))
     stuck = deal_without_moves()
     return {
         "winning_game.json": dump({"deal_code": code, "deal": deal, "moves": line}),

@@ -1,5 +1,5 @@
 """Certify the coming days' daily deals ahead of time, so that no player's first daily start of a day
-waits for the solver. Run it daily (docs/deployment.md); running it twice is harmless."""
+waits for the solver. Run it daily (docs/deploy.md); running it twice is harmless."""
 
 from __future__ import annotations
 

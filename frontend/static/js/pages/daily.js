@@ -1,0 +1,300 @@
+// A day's leaderboard page: the summary and its histogram, the ranking in pages of 50 with the reader's
+// own row one click away ("My rank"), the day's seed, and the all-time boards. Everything is drawn
+// from the leaderboards API; nicknames go in with textContent, never as HTML.
+// main() runs the page; nothing runs on import.
+
+import {
+  ApiError,
+  getAllTimeBoards,
+  getDailyBoard,
+  getDailyMine,
+  getDailySeed,
+  getDailySummary,
+} from "../api.js";
+import { formatDuration } from "../clock.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber } from "../locale_format.js";
+import { replayPageUrl } from "../nav.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CHART = { width: 640, height: 180, left: 36, right: 8, top: 10, bottom: 26 };
+const PILE_LABELS = [1, 5, 10, 20, 30, 40, 52];
+
+function element(tag, { className, text, attrs } = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function svgElement(tag, attrs = {}, text = undefined) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function profileUrl(nickname) {
+  return `/players/${encodeURIComponent(nickname)}`;
+}
+
+// ---------------------------------------------------------------- summary
+
+function drawSummary(page, summary) {
+  const values = {
+    players: formatNumber(summary.players),
+    wins: formatNumber(summary.wins),
+    win_rate: summary.win_rate === null ? "–" : formatNumber(summary.win_rate, { style: "percent", maximumFractionDigits: 1 }),
+    median_score: summary.median_score === null ? "–" : formatNumber(summary.median_score, { maximumFractionDigits: 1 }),
+  };
+  for (const cell of page.querySelectorAll("[data-summary]")) cell.textContent = values[cell.dataset.summary];
+  drawPilesChart(page.querySelector('[data-testid="piles-chart"]'), summary);
+}
+
+/** Bars of players by final pile count, 1 (a win, in gold) to 52. */
+function drawPilesChart(container, summary) {
+  container.replaceChildren();
+  if (summary.players === 0) {
+    container.append(element("p", { className: "profile-note", text: gettext("No results yet.") }));
+    return;
+  }
+  const { width, height, left, right, top, bottom } = CHART;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const most = Math.max(...summary.piles.map((bar) => bar.players));
+  const slot = plotWidth / summary.piles.length;
+  const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart-svg" });
+  svg.append(
+    svgElement(
+      "title",
+      {},
+      interpolate(
+        ngettext(
+          "Piles left at the end by %(players)s player; %(wins)s won with one pile.",
+          "Piles left at the end by %(players)s players; %(wins)s won with one pile.",
+          summary.players,
+        ),
+        { players: formatNumber(summary.players), wins: formatNumber(summary.wins) },
+      ),
+    ),
+  );
+  svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: top + plotHeight, y2: top + plotHeight }));
+  svg.append(svgElement("text", { class: "chart-label", x: left - 6, y: top + 8, "text-anchor": "end" }, formatNumber(most)));
+  summary.piles.forEach((bar, index) => {
+    const x = left + index * slot;
+    if (bar.players > 0) {
+      const barHeight = Math.max(1, (bar.players * plotHeight) / most);
+      const rect = svgElement("rect", {
+        class: bar.piles === 1 ? "chart-bar won" : "chart-bar",
+        x: (x + slot * 0.12).toFixed(1),
+        y: (top + plotHeight - barHeight).toFixed(1),
+        width: (slot * 0.76).toFixed(1),
+        height: barHeight.toFixed(1),
+        "data-piles": bar.piles,
+      });
+      rect.append(
+        svgElement(
+          "title",
+          {},
+          interpolate(ngettext("%(players)s player: %(piles)s piles", "%(players)s players: %(piles)s piles", bar.players), {
+            players: formatNumber(bar.players),
+            piles: bar.piles,
+          }),
+        ),
+      );
+      svg.append(rect);
+    }
+    if (PILE_LABELS.includes(bar.piles)) {
+      svg.append(svgElement("text", { class: "chart-label", x: (x + slot / 2).toFixed(1), y: height - 8, "text-anchor": "middle" }, String(bar.piles)));
+    }
+  });
+  container.append(svg);
+}
+
+// ---------------------------------------------------------------- ranking
+
+class Ranking {
+  constructor(page, { date, dayOver }) {
+    this.page = page;
+    this.date = date;
+    this.dayOver = dayOver;
+    this.number = 1;
+    this.pages = 1;
+    this.mine = null;
+    this.table = page.querySelector('[data-testid="board"]');
+    this.body = this.table.querySelector("tbody");
+    this.empty = page.querySelector('[data-testid="board-empty"]');
+    this.pager = page.querySelector('[data-testid="pager"]');
+    this.position = page.querySelector('[data-testid="page-position"]');
+    this.previous = page.querySelector('[data-testid="previous-page"]');
+    this.next = page.querySelector('[data-testid="next-page"]');
+    this.myRank = page.querySelector('[data-testid="my-rank"]');
+    this.myNote = page.querySelector('[data-testid="my-rank-note"]');
+    this.previous.addEventListener("click", () => this.show(this.number - 1));
+    this.next.addEventListener("click", () => this.show(this.number + 1));
+    this.myRank.addEventListener("click", () => this.showMine());
+  }
+
+  async show(number, { focusMine = false } = {}) {
+    const board = await getDailyBoard(this.date, number);
+    this.number = board.page;
+    this.pages = board.pages;
+    this.dayOver = board.day_over;
+    this.draw(board);
+    const url = new URL(window.location.href);
+    if (board.page > 1) url.searchParams.set("page", String(board.page));
+    else url.searchParams.delete("page");
+    window.history.replaceState(null, "", url);
+    if (focusMine) {
+      const row = this.body.querySelector('[data-testid="my-row"]');
+      row?.scrollIntoView({ block: "center" });
+      row?.focus({ preventScroll: true });
+    }
+  }
+
+  draw(board) {
+    this.table.hidden = board.entries.length === 0;
+    this.empty.hidden = board.entries.length > 0;
+    this.body.replaceChildren(...board.entries.map((entry) => this.row(entry)));
+    this.pager.hidden = board.pages <= 1;
+    this.previous.disabled = board.page <= 1;
+    this.next.disabled = board.page >= board.pages;
+    this.position.textContent = interpolate(gettext("Page %(page)s of %(pages)s"), {
+      page: formatNumber(board.page),
+      pages: formatNumber(board.pages),
+    });
+  }
+
+  row(entry) {
+    const mine = this.mine?.entry?.game === entry.game;
+    const row = element("tr", { attrs: { "data-testid": mine ? "my-row" : "board-row", "data-game": entry.game } });
+    if (mine) {
+      row.classList.add("is-me");
+      row.setAttribute("aria-current", "true");
+      row.tabIndex = -1;
+    }
+    const player = element("td");
+    player.append(element("a", { text: entry.player, attrs: { href: profileUrl(entry.player), dir: "auto" } }));
+    if (mine) player.append(" ", element("span", { className: "player-chip", text: gettext("you") }));
+    const replay = element("td");
+    if (this.dayOver || mine) {
+      replay.append(element("a", { text: gettext("Replay"), attrs: { href: replayPageUrl(entry.game), "data-testid": "replay-link" } }));
+    }
+    row.append(
+      element("td", { className: "num", text: formatNumber(entry.rank) }),
+      player,
+      element("td", { className: "num", text: formatNumber(entry.score) }),
+      element("td", { className: "num", text: entry.won ? gettext("won") : formatNumber(entry.piles) }),
+      element("td", { className: "num", text: formatDuration(entry.seconds), attrs: { dir: "ltr" } }),
+      replay,
+    );
+    return row;
+  }
+
+  /** The reader's own row: loaded with the page it is on, highlighted, focused. */
+  async showMine() {
+    this.myNote.hidden = true;
+    const status = this.mine?.status ?? "none";
+    if (status === "on_board") {
+      await this.show(this.mine.page, { focusMine: true });
+      this.myNote.hidden = false;
+      this.myNote.textContent = interpolate(gettext("You are number %(rank)s of %(count)s on this day's board."), {
+        rank: formatNumber(this.mine.entry.rank),
+        count: formatNumber(this.count ?? this.mine.entry.rank),
+      });
+      return;
+    }
+    const notes = {
+      under_review: gettext("Your result is held for review: its timing looked too fast to be played by hand. It joins the board if staff clear it."),
+      off_board: gettext("Your result was reviewed and is not on the board."),
+      none: gettext("You have no finished ranked attempt on this day."),
+    };
+    this.myNote.hidden = false;
+    this.myNote.textContent = notes[status] ?? notes.none;
+  }
+}
+
+// ---------------------------------------------------------------- the seed and the all-time boards
+
+function drawSeed(page, seed) {
+  const values = {
+    commitment: seed.commitment ?? gettext("not published yet"),
+    seed: seed.seed ? interpolate(gettext("%(seed)s (attempt %(attempt)s)"), { seed: seed.seed, attempt: seed.attempt ?? "?" }) : gettext("published when the day is over"),
+  };
+  for (const cell of page.querySelectorAll("[data-seed]")) cell.textContent = values[cell.dataset.seed];
+}
+
+function allTimeValue(board, row) {
+  switch (board) {
+    case "wins":
+      return interpolate(ngettext("%(count)s win", "%(count)s wins", row.value), { count: formatNumber(row.value) });
+    case "streaks":
+      return interpolate(ngettext("%(count)s day", "%(count)s days", row.value), { count: formatNumber(row.value) });
+    default:
+      return formatNumber(row.value, { maximumFractionDigits: 0 });
+  }
+}
+
+function drawAllTime(page, boards) {
+  for (const list of page.querySelectorAll("[data-board]")) {
+    const rows = boards[list.dataset.board];
+    if (rows.length === 0) {
+      list.replaceChildren(element("li", { className: "profile-note", text: gettext("Nobody yet.") }));
+      continue;
+    }
+    list.replaceChildren(
+      ...rows.map((row) => {
+        const item = element("li");
+        item.append(
+          element("span", { className: "all-time-rank", text: formatNumber(row.rank) }),
+          element("a", { text: row.player, attrs: { href: profileUrl(row.player), dir: "auto" } }),
+          element("span", { className: "all-time-value", text: allTimeValue(list.dataset.board, row) }),
+        );
+        return item;
+      }),
+    );
+  }
+}
+
+// ---------------------------------------------------------------- the page
+
+export async function main() {
+  const page = document.getElementById("daily-page");
+  const { date, today } = page.dataset;
+  const error = page.querySelector('[data-testid="daily-error"]');
+  const begun = date <= today;
+
+  function showError(failure) {
+    error.hidden = false;
+    error.textContent = failure instanceof ApiError ? failure.message : gettext("Something went wrong. Please reload the page.");
+  }
+
+  const loads = [getDailySeed(date).then((seed) => drawSeed(page, seed)), getAllTimeBoards().then((boards) => drawAllTime(page, boards))];
+  if (begun) {
+    const ranking = new Ranking(page, { date, dayOver: date < today });
+    const requested = Number.parseInt(new URLSearchParams(window.location.search).get("page") || "1", 10);
+    loads.push(
+      getDailySummary(date).then((summary) => {
+        ranking.count = summary.players;
+        drawSummary(page, summary);
+      }),
+      getDailyMine(date)
+        .then((mine) => {
+          ranking.mine = mine;
+        })
+        .then(() => ranking.show(Number.isInteger(requested) && requested > 0 ? requested : 1))
+        // A page number from an old link may be past today's last page: show the first instead.
+        .catch((failure) => (failure instanceof ApiError && failure.status === 404 ? ranking.show(1) : Promise.reject(failure)))
+        .then(() => {
+          if (window.location.hash === "#me") ranking.showMine();
+        }),
+    );
+  }
+  const results = await Promise.allSettled(loads);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) showError(failed.reason);
+  page.setAttribute("aria-busy", "false");
+}
+
+main();

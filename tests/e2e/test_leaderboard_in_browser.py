@@ -1,0 +1,130 @@
+"""Two players finish today's daily in real Chromium, each finds the day's board from their result and
+sees both in the right order; once the day is over, one replays the other's game step by step."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from .player import PILE, end_game, open_board
+from .test_play_in_browser import play_any_move
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Run in the e2e server's database: today's daily deal and its board become yesterday's, as if
+# the server's clock had passed midnight (the server itself cannot be made to wait for one).
+END_THE_DAY = """
+import datetime
+from games.models import Deal
+from leaderboards.models import DailyEntry, DailyScoreCount
+today = datetime.datetime.now(datetime.UTC).date()
+yesterday = today - datetime.timedelta(days=1)
+Deal.objects.filter(daily_date=today).update(daily_date=yesterday)
+DailyEntry.objects.filter(date=today).update(date=yesterday)
+DailyScoreCount.objects.filter(date=today).update(date=yesterday)
+print(yesterday.isoformat())
+"""
+
+
+def end_the_day(database_url: str) -> str:
+    """Move today's daily into the past in the server's database; return the date it now has."""
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+    }
+    done = subprocess.run(
+        [ROOT / ".venv" / "bin" / "python", "manage.py", "shell", "-c", END_THE_DAY],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def nickname(page: Page) -> str:
+    answer = page.request.get("/api/me")
+    assert answer.ok, answer.text()
+    return str(answer.json()["nickname"])
+
+
+def finish_todays_daily(page: Page, *, moves: int) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    open_board(page)
+    expect(page.locator('[data-role="ranked"]')).to_have_text("Ranked")
+    for _ in range(moves):
+        play_any_move(page)
+    end_game(page)
+
+
+def board_row(page: Page, player: str) -> Locator:
+    return page.locator("tbody tr").filter(has=page.get_by_role("link", name=player, exact=True))
+
+
+def rank_of(page: Page, player: str) -> int:
+    return int(board_row(page, player).locator("td").first.inner_text())
+
+
+def test_two_players_see_the_days_board_in_order_then_one_replays_the_others_game(
+    page: Page, other_player_page: Page, site_database_url: str
+) -> None:
+    finish_todays_daily(page, moves=0)
+    finish_todays_daily(other_player_page, moves=2)
+    ada, grace = nickname(page), nickname(other_player_page)
+
+    # The result panel says the rank and leads to the board, where the player's own row is lit.
+    expect(page.get_by_test_id("result")).to_contain_text("You are number")
+    page.get_by_test_id("result-board-link").click()
+    page.wait_for_url(re.compile(r"/daily/\d{4}-\d{2}-\d{2}#me$"))
+    for viewer, me in ((page, ada), (other_player_page, grace)):
+        if viewer is other_player_page:
+            viewer.goto("/")
+            viewer.get_by_test_id("todays-board").click()
+            viewer.get_by_test_id("my-rank").click()
+        expect(viewer.get_by_test_id("my-row")).to_contain_text(me)
+        expect(viewer.get_by_test_id("my-row")).to_be_focused()
+        assert rank_of(viewer, grace) < rank_of(viewer, ada)
+        # Today's games cannot be replayed by others yet: only the player's own row links to a replay.
+        expect(
+            board_row(viewer, ada if viewer is other_player_page else grace).get_by_test_id("replay-link")
+        ).to_have_count(0)
+
+    day = end_the_day(site_database_url)
+    page.goto(f"/daily/{day}")
+    expect(board_row(page, grace)).to_be_visible()
+    board_row(page, grace).get_by_test_id("replay-link").click()
+
+    page.wait_for_url(re.compile(r"/games/\d+/replay$"))
+    expect(page.get_by_test_id("replay-title")).to_have_text(f"{grace}\u2019s game")
+    expect(page.get_by_test_id("replay-summary")).to_contain_text(f"{grace} ended with 50 piles")
+    expect(page.get_by_test_id("replay-position")).to_have_text("Step 0 of 3")
+    expect(page.locator(PILE)).to_have_count(52)
+    page.get_by_test_id("replay-forward").click()
+    expect(page.locator(PILE)).to_have_count(51)
+    expect(page.get_by_test_id("replay-event")).to_contain_text("They moved the")
+    page.get_by_test_id("replay-forward").click()
+    expect(page.locator(PILE)).to_have_count(50)
+    page.get_by_test_id("replay-back").click()
+    expect(page.locator(PILE)).to_have_count(51)
+    expect(page.get_by_test_id("replay-position")).to_have_text("Step 1 of 3")
+    page.get_by_test_id("replay-last").click()
+    expect(page.get_by_test_id("replay-event")).to_have_text("The game ended with 50 piles.")
+    # Played back at the speed it was played (here 4 times faster), to the end.
+    page.get_by_test_id("replay-first").click()
+    page.get_by_test_id("replay-speed").click()
+    page.get_by_test_id("replay-speed").click()
+    page.get_by_test_id("replay-play").click()
+    expect(page.get_by_test_id("replay-controls")).to_have_attribute("data-state", "done", timeout=20_000)
+    expect(page.locator(PILE)).to_have_count(50)

@@ -1,0 +1,163 @@
+"""Fair play: timing flags from the server's own times, and per-address allowances of new guests and of
+ranked daily attempts."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+
+from accounts.models import Player
+from games.fair_play import TimingRules, timing_flags
+from games.models import Game
+from games.services import game_finish, game_move, game_start
+from tests.api_client import post, start
+
+NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
+RULES = TimingRules(min_win_seconds=30, min_median_move_ms=150, min_timed_moves=20, max_unseen_moves=3)
+
+
+def every(milliseconds: int, count: int) -> list[datetime.datetime]:
+    return [NOON + datetime.timedelta(milliseconds=milliseconds * index) for index in range(count)]
+
+
+def codes(**facts: object) -> list[str]:
+    found = timing_flags(**{"won": False, "seconds": 300, "move_times": [], "unseen_moves": 0, "rules": RULES, **facts})
+    return [flag.code for flag in found]
+
+
+# --- the rules, on made-up times ----------------------------------------------------------------------
+
+
+def test_a_win_in_under_30_seconds_is_flagged():
+    assert codes(won=True, seconds=29) == ["fast_win"]
+
+
+def test_a_win_in_30_seconds_or_a_quick_loss_is_not():
+    assert codes(won=True, seconds=30) == [] and codes(won=False, seconds=5) == []
+
+
+def test_a_median_gap_under_150_ms_over_20_moves_is_flagged():
+    assert codes(move_times=every(149, 20)) == ["fast_moves"]
+
+
+def test_fast_taps_over_fewer_than_20_moves_or_at_150_ms_are_not():
+    assert codes(move_times=every(50, 19)) == [] and codes(move_times=every(150, 40)) == []
+
+
+def test_a_few_quick_bursts_in_a_human_game_are_not():
+    human = every(900, 30)
+    bursts = sorted([*human, *(moment + datetime.timedelta(milliseconds=60) for moment in human[:10])])
+    assert codes(move_times=bursts) == []
+
+
+def test_more_than_3_moves_that_arrived_only_in_a_rest_finish_are_flagged():
+    assert codes(unseen_moves=4) == ["unseen_moves"] and codes(unseen_moves=3) == []
+
+
+def test_each_reason_is_told_in_words_for_the_staff():
+    found = timing_flags(won=True, seconds=2, move_times=every(10, 51), unseen_moves=51, rules=RULES)
+    assert [flag.code for flag in found] == ["fast_win", "fast_moves", "unseen_moves"]
+    assert found[0].detail == "won in 2 s (under 30 s)" and "51 moves" in found[2].detail
+
+
+# --- flags on real games ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_scripted_instant_win_over_rest_is_flagged_and_off_the_board(client):
+    game = start(client, mode="daily")
+    solution = Game.objects.get(pk=game["id"]).deal.solution
+    status, finished = post(client, f"/api/games/{game['id']}/finish", {"moves": solution})
+    assert status == 200 and finished["result"]["won"] is True
+    assert finished["result"]["rank"] is None and finished["result"]["review"] == "pending"
+    assert {flag["code"] for flag in Game.objects.get(pk=game["id"]).flags} == {"fast_win", "unseen_moves"}
+    assert client.get(f"/api/leaderboards/daily/{game['daily_date']}").json()["entries"] == []
+
+
+@pytest.mark.django_db
+def test_moves_sent_faster_than_a_hand_can_tap_are_flagged(player):
+    game, _ = game_start(player=player, mode="daily", now=NOON)
+    for index, move in enumerate(game.deal.solution[:30], start=1):
+        game = game_move(
+            game_id=game.pk, player=player, move=move, now=NOON + datetime.timedelta(milliseconds=40 * index)
+        )
+    game = game_finish(game_id=game.pk, player=player, moves=game.moves, now=NOON + datetime.timedelta(minutes=5))
+    assert [flag["code"] for flag in game.flags] == ["fast_moves"] and game.review == "pending"
+
+
+@pytest.mark.django_db
+def test_a_ranked_game_played_at_a_human_pace_is_not_flagged(player):
+    game, _ = game_start(player=player, mode="daily", now=NOON)
+    for index, move in enumerate(game.deal.solution, start=1):
+        game = game_move(game_id=game.pk, player=player, move=move, now=NOON + datetime.timedelta(seconds=2 * index))
+    assert game.status == "finished" and game.flags == [] and game.review == ""
+
+
+@pytest.mark.django_db
+def test_practice_games_are_never_flagged(player, winning_game):
+    game, _ = game_start(player=player, mode="code", code=winning_game["deal_code"], now=NOON)
+    game = game_finish(game_id=game.pk, player=player, moves=winning_game["moves"], now=NOON)
+    assert game.flags == [] and game.review == ""
+
+
+# --- per-address allowances ---------------------------------------------------------------------------
+
+
+def start_from(address: str, **headers: str) -> tuple[int, dict]:
+    """A fresh cookie (a new browser) starting today's daily from `address`."""
+    return post(Client(REMOTE_ADDR=address, **headers), "/api/games", {"mode": "daily"})
+
+
+@pytest.mark.django_db
+def test_fresh_cookies_from_one_address_stop_getting_ranked_attempts_past_the_limit(settings):
+    settings.RANKED_ATTEMPTS_PER_ADDRESS = 2
+    games = [start_from("198.51.100.7")[1] for _ in range(3)]
+    assert [game["ranked"] for game in games] == [True, True, False]
+    assert games[2]["practice_reason"] == "address_limit"
+    assert start_from("198.51.100.8")[1]["ranked"] is True
+
+
+@pytest.mark.django_db
+def test_a_hint_does_not_give_the_address_its_ranked_attempt_back(settings):
+    settings.RANKED_ATTEMPTS_PER_ADDRESS = 1
+    browser = Client(REMOTE_ADDR="198.51.100.7")
+    first = start(browser, mode="daily")
+    post(browser, f"/api/games/{first['id']}/hint", {"accept_unranked": True})
+    assert start_from("198.51.100.7")[1]["ranked"] is False
+
+
+@pytest.mark.django_db
+def test_a_players_own_second_daily_game_is_practice_because_it_is_a_repeat(client):
+    game = start(client, mode="daily")
+    post(client, f"/api/games/{game['id']}/finish", {"moves": []})
+    again = start(client, mode="daily")
+    assert again["ranked"] is False and again["practice_reason"] == "repeat"
+
+
+@pytest.mark.django_db
+def test_behind_the_trusted_proxy_the_forwarded_address_is_counted(settings):
+    settings.RANKED_ATTEMPTS_PER_ADDRESS = 1
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = "10.0.0.2"
+    assert start_from(proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")[1]["ranked"] is True
+    assert start_from(proxy, HTTP_X_FORWARDED_FOR="198.51.100.8")[1]["ranked"] is True
+    # A client cannot pick its address: only the entry the proxy appended counts.
+    assert start_from(proxy, HTTP_X_FORWARDED_FOR="203.0.113.1, 198.51.100.7")[1]["ranked"] is False
+
+
+@pytest.mark.django_db
+def test_new_guests_from_one_address_are_refused_past_the_hourly_allowance(settings):
+    settings.GUEST_CREATION_RATE = "2/hour"
+    answers = [start_from("198.51.100.7") for _ in range(3)]
+    assert [status for status, _ in answers] == [201, 201, 429]
+    assert answers[2][1]["code"] == "rate_limited" and Player.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_player_who_has_a_session_is_never_counted_as_a_new_guest(client, settings):
+    settings.GUEST_CREATION_RATE = "1/hour"
+    assert start_from("127.0.0.1")[0] == 201
+    statuses = [post(client, "/api/games", {"mode": "new"})[0] for _ in range(3)]
+    assert statuses == [201, 201, 201]
