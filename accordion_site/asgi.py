@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP goes to Django, /ws/ sockets to Channels consumers behind origin and
-session checks, with the session's player resolved once per socket (scope["player"])."""
+session checks, with the session's player resolved once per socket (scope["player"]), a cap on each
+player's open sockets, and outages answered with "try again" (accordion_site/sockets.py)."""
 
 import os
 
@@ -11,15 +12,36 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from accounts.middleware import PlayerMiddleware  # noqa: E402
+from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+from . import daphne_limits  # noqa: E402
+from .logs import SocketLogContext  # noqa: E402
+from .sockets import OutageGuard, SocketsPerPlayer, no_such_socket  # noqa: E402
+
+# Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
+daphne_limits.install()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(PlayerMiddleware(URLRouter(websocket_urlpatterns)))
+            OutageGuard(
+                AuthMiddlewareStack(
+                    PlayerMiddleware(
+                        SocketsPerPlayer(
+                            SocketLogContext(
+                                URLRouter(
+                                    [*websocket_urlpatterns, *race_websocket_urlpatterns, re_path(r"", no_such_socket)]  # type: ignore[arg-type]
+                                )
+                            )
+                        )
+                    )
+                )
+            )
         ),
     }
 )

@@ -3,6 +3,13 @@
 
 from __future__ import annotations
 
+import redis
+from django.db import InterfaceError, OperationalError
+
+# What an outage of the database or Redis raises (a request fails whole, since every write is one
+# transaction): clients are told to try again (HTTP 503, a socket `reject` or close 3503), not a 500.
+OUTAGES: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+
 
 class ServiceError(Exception):
     """A request a service refuses. `message` is for people, `code` for programs, `status` the HTTP answer.

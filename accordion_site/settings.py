@@ -1,11 +1,13 @@
 """Settings for Accordion Live, read from the environment with safe development defaults.
 
-Production sets DEBUG=0 and gives DATABASE_URL, REDIS_URL, SECRET_KEY and ALLOWED_HOSTS; the embedded
-default (no environment at all) is SQLite and the in-memory channel layer in one process.
+DEBUG is off unless the environment turns it on (`make run` sets DEBUG=1), so a forgotten variable fails
+closed: production gives DATABASE_URL, REDIS_URL, SECRET_KEY, DAILY_SECRET and ALLOWED_HOSTS (docs/deploy.md);
+with DEBUG=1 and nothing else, the site runs on SQLite and the in-memory channel layer in one process.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -29,7 +31,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 _DEVELOPMENT_SECRET_KEY = "development-only-secret-key-never-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEVELOPMENT_SECRET_KEY if DEBUG else "")
@@ -48,17 +50,24 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "games.races",
     "leaderboards",
     "frontend",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files with hashed names, compressed, cached for a year, before any other work is done.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Request id, player and timing on every log line of the request (accordion_site/logs.py).
+    "accordion_site.logs.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -132,6 +141,29 @@ SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
 SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
 SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
 SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))
+# New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
+RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
+
+# Fair play (docs/architecture.md, "Fair play"). The daily deal comes from the date and DAILY_SECRET, so
+# nobody can compute a coming day's deal; production must set it (32 characters or more), and in
+# development it is derived from SECRET_KEY so that `make run` needs no environment.
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
+if not DAILY_SECRET and DEBUG:
+    DAILY_SECRET = hashlib.sha256(f"daily-secret:{SECRET_KEY}".encode()).hexdigest()
+if len(DAILY_SECRET) < 32:
+    raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
+# New guest players from one client address (games.throttles.GuestCreationThrottle), as a DRF rate.
+GUEST_CREATION_RATE = os.environ.get("GUEST_CREATION_RATE", "6/hour")
+# Ranked daily attempts a day from one client address; past them a daily game is practice.
+RANKED_ATTEMPTS_PER_ADDRESS = int(os.environ.get("RANKED_ATTEMPTS_PER_ADDRESS", "3"))
+# A ranked result is held for staff review when a win takes under FAIR_PLAY_MIN_WIN_SECONDS, when the
+# median gap between moves is under FAIR_PLAY_MIN_MEDIAN_MOVE_MS over at least FAIR_PLAY_MIN_TIMED_MOVES
+# moves, or when a finish over REST brings more than FAIR_PLAY_MAX_UNSEEN_MOVES moves that never
+# arrived one by one.
+FAIR_PLAY_MIN_WIN_SECONDS = int(os.environ.get("FAIR_PLAY_MIN_WIN_SECONDS", "30"))
+FAIR_PLAY_MIN_MEDIAN_MOVE_MS = int(os.environ.get("FAIR_PLAY_MIN_MEDIAN_MOVE_MS", "150"))
+FAIR_PLAY_MIN_TIMED_MOVES = int(os.environ.get("FAIR_PLAY_MIN_TIMED_MOVES", "20"))
+FAIR_PLAY_MAX_UNSEEN_MOVES = int(os.environ.get("FAIR_PLAY_MAX_UNSEEN_MOVES", "3"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -149,6 +181,34 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Production serves `collectstatic`'s output with hashed names (cached for a year by browsers and the
+# proxy); development serves the source files as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# Scripts and styles only from this site's own files (no inline script, no eval); sockets to this host.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year
 SESSION_COOKIE_HTTPONLY = True
@@ -167,7 +227,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.GuestSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["accordion_site.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "accordion_site.api_errors.exception_handler",
     # Throttles key visitors by client address: the number of proxies in front of Daphne that append to
@@ -196,14 +256,28 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# The largest request body the API reads; a finish carries at most 51 moves.
+# The largest request body the API reads; a finish carries at most 51 moves. Under Daphne a larger
+# declared or streamed body is refused before it is read (accordion_site/daphne_limits.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# Sockets one player (or one visitor's session) may hold open at once, per web process; visitors with
+# no session at all are counted by address, which many may share.
+SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "100"))
+# /healthz gives up on the database or Redis after this many seconds and reports it down.
+HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
 
+# LOG_FORMAT=json writes one JSON object a line with the request id, player and game of the request or
+# socket (accordion_site/logs.py), for a log collector; plain text is for people.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "accordion_site.logs.ContextFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "accordion_site.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

@@ -3,19 +3,32 @@ from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from . import views
 
 urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view loads its script from a file, as the Content-Security-Policy requires.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.urls")),
+    path("api/", include("games.races.urls")),
+    path("api/", include("games.watching.urls")),
     path("api/", include("leaderboards.urls")),
+    path("api/", include("accounts.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]
 
 if settings.DEBUG:
-    # Production serves /static/ from the reverse proxy (docs/deployment.md).
+    # Production serves collectstatic's hashed files through WhiteNoise (docs/deploy.md).
     urlpatterns += staticfiles_urlpatterns()
+
+# Under /api/ errors are JSON in the API's shape; an outage of the database or Redis is a 503.
+handler400 = views.bad_request
+handler403 = views.permission_denied
+handler404 = views.page_not_found
+handler500 = views.server_error

@@ -18,6 +18,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.errors import OUTAGES
+from accordion_site.sockets import CLOSE_TRY_AGAIN
 from accounts.models import Player
 
 from . import events, protocol, selectors, services
@@ -25,6 +27,7 @@ from .errors import GameError
 from .hub import hub
 from .models import Game
 from .serializers import game_payload, game_result
+from .watching.runtime import crowd_frame
 
 logger = logging.getLogger(__name__)
 
@@ -32,10 +35,13 @@ logger = logging.getLogger(__name__)
 CLOSE_NOT_YOUR_GAME = 4403
 CLOSE_NO_SUCH_GAME = 4404
 CLOSE_FLOODING = 4429
+UNAVAILABLE = "the service is briefly unavailable: try again"
 # Refused messages over the rate a socket may send before the server hangs up on it.
 FLOOD_STRIKES = 100
 # A client further behind than this gets the whole game instead of the events it missed.
 MAX_CATCH_UP_EVENTS = 50
+# The acks a socket remembers by `n`, so that a message sent twice is answered twice but applied once.
+REMEMBERED_ACKS = 64
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -49,6 +55,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.player: Player | None = self.scope.get("player")
         self.rate = protocol.MessageRate()
         self.strikes = 0
+        self.acks: dict[int, dict[str, Any]] = {}
         # The newest version this socket has been sent (events, acks, a state): older events are skipped.
         self.version_sent = -1
         # Events that arrive while this socket's own request is being answered wait here, so that the
@@ -61,7 +68,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         except GameError as error:
             await self._refuse(error)
             return
+        except OUTAGES:
+            logger.warning("socket for game %s refused: outage", self.game_id)
+            await self._send(protocol.refused(error=UNAVAILABLE, code="unavailable"))
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         await self._send_caught_up(version, frames)
+        # How many are watching (games/watching), when anyone is; changes come through deliver_crowd.
+        crowd = await crowd_frame(self.game_id)
+        if crowd is not None:
+            await self.send(text_data=crowd)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "held"):
@@ -90,12 +106,23 @@ class GameConsumer(AsyncWebsocketConsumer):
             if isinstance(message, protocol.SyncMessage):
                 version, frames = await db_call(self._catch_up)(since=message.v)
                 await self._send_caught_up(version, frames)
+            elif message.n in self.acks:
+                # A replayed message (a client's retry, or an attacker's): the first answer again.
+                await self._flush_held(below=None)
+                await self._send(self.acks[message.n])
             else:
-                await self._send_ack(await db_call(self._apply)(message))
+                ack = await db_call(self._apply)(message)
+                self._remember(ack)
+                await self._send_ack(ack)
         except GameError as error:
             logger.info("game %s: message %s refused (%s): %s", self.game_id, message.n, error.code, error.message)
             await self._flush_held(below=None)
             await self._send(protocol.reject(n=message.n, error=error.message, code=error.code))
+        except OUTAGES as error:
+            # Nothing was stored (each change is one transaction): the client may send it again.
+            logger.warning("game %s: message %s failed, outage: %r", self.game_id, message.n, error)
+            await self._flush_held(below=None)
+            await self._send(protocol.reject(n=message.n, error=UNAVAILABLE, code="unavailable"))
 
     async def deliver_event(self, v: int, frame: str) -> None:
         """Called by the hub with each event of the game, already encoded."""
@@ -104,6 +131,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         elif v > self.version_sent:
             self.version_sent = v
             await self.send(text_data=frame)
+
+    async def deliver_crowd(self, frame: str) -> None:
+        """Called by the watcher counts (games/watching/crowd.py) when the number watching changes."""
+        if self.version_sent >= 0:  # once caught up: the game comes first
+            await self.send(text_data=frame)
+
+    def _remember(self, ack: dict[str, Any]) -> None:
+        self.acks[ack["n"]] = ack
+        if len(self.acks) > REMEMBERED_ACKS:
+            del self.acks[next(iter(self.acks))]  # the oldest: dicts keep insertion order
 
     async def _send_ack(self, ack: dict[str, Any]) -> None:
         # Others' events stored before this change come first; this change's own event is not echoed.
@@ -176,7 +213,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 def _result(game: Game) -> dict[str, Any] | None:
     if game.status != Game.Status.FINISHED:
         return None
-    return game_result(game, rank=selectors.game_daily_rank(game=game))
+    return game_result(game)
 
 
 def _since(scope: dict[str, Any]) -> int | None:

@@ -87,6 +87,8 @@ def parse_client_message(text: str | None) -> ClientMessage:
         raise ProtocolError(f"message too large: {len(text)} characters, at most {MAX_MESSAGE_BYTES}", code="too_large")
     try:
         content: Any = json.loads(text)
+    except RecursionError:  # e.g. a thousand "[": deeper than Python's parser goes, still just bad input
+        raise ProtocolError("malformed JSON: nested too deeply") from None
     except ValueError:
         raise ProtocolError("malformed JSON") from None
     if not isinstance(content, dict):

@@ -158,3 +158,115 @@ def test_someone_elses_game_answers_with_the_documented_403(client, other_client
     response = finish(other_client, code_game, [])
     assert response.status_code == 403
     contract.check(response, method="post", path="/api/games/{game_id}/finish")
+
+
+# --- races ---
+
+
+def test_opening_a_race_room_answers_as_documented(client, contract, winning_game):
+    response = client.post("/api/races", {"code": winning_game["deal_code"]}, content_type="application/json")
+    assert response.status_code == 201
+    contract.check(response, method="post", path="/api/races")
+
+
+def test_a_bad_race_room_request_answers_with_the_documented_error(client, contract):
+    response = client.post("/api/races", {"time_limit": 1}, content_type="application/json")
+    assert response.status_code == 400
+    contract.check(response, method="post", path="/api/races")
+
+
+def test_reading_and_joining_a_race_room_answer_as_documented(client, other_client, contract):
+    code = client.post("/api/races", {}, content_type="application/json").json()["code"]
+    joined = other_client.post(f"/api/races/{code}/join", {}, content_type="application/json")
+    assert joined.status_code == 200
+    contract.check(joined, method="post", path="/api/races/{code}/join")
+    response = client.get(f"/api/races/{code}")
+    assert response.status_code == 200 and len(response.json()["racers"]) == 2
+    contract.check(response, method="get", path="/api/races/{code}")
+
+
+def test_a_finished_race_with_its_standings_answers_as_documented(client, contract, player, winning_game):
+    import datetime
+
+    from django.utils import timezone
+
+    from games.races import services
+
+    body = {"code": winning_game["deal_code"]}
+    code = client.post("/api/races", body, content_type="application/json").json()["code"]
+    services.race_start(code=code, player=player, now=timezone.now() - datetime.timedelta(seconds=30))
+    game = client.get(f"/api/races/{code}").json()["racers"][0]["game"]  # the read starts the race
+    client.post(f"/api/games/{game}/finish", {"moves": winning_game["moves"]}, content_type="application/json")
+    response = client.get(f"/api/races/{code}")
+    assert response.status_code == 200 and response.json()["standings"][0]["won"] is True
+    contract.check(response, method="get", path="/api/races/{code}")
+
+
+def test_a_race_room_that_does_not_exist_answers_with_the_documented_404(client, contract):
+    response = client.get("/api/races/ZZZZZZ")
+    assert response.status_code == 404
+    contract.check(response, method="get", path="/api/races/{code}")
+
+
+# --- leaderboards and fair play -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def yesterdays_attempt(player):
+    """The `client` player's ranked attempt at yesterday's deal, finished: on a board whose day is over."""
+    import datetime
+
+    from django.utils import timezone
+
+    from games.services import game_finish, game_start
+
+    started = timezone.now() - datetime.timedelta(days=1)
+    game, _ = game_start(player=player, mode="daily", now=started)
+    return game_finish(game_id=game.pk, player=player, moves=[], now=started + datetime.timedelta(seconds=50))
+
+
+def test_a_finished_ranked_game_with_its_rank_answers_as_documented(client, contract, yesterdays_attempt):
+    response = client.get(f"/api/games/{yesterdays_attempt.pk}")
+    assert response.json()["result"]["of"] == 1
+    contract.check(response, method="get", path="/api/games/{game_id}")
+
+
+def test_a_games_events_answer_as_documented(other_client, contract, yesterdays_attempt):
+    response = other_client.get(f"/api/games/{yesterdays_attempt.pk}/events")
+    assert response.status_code == 200 and response.json()["events"][-1]["result"] is not None
+    contract.check(response, method="get", path="/api/games/{game_id}/events")
+
+
+def test_my_standing_summary_seed_and_the_all_time_boards_answer_as_documented(client, contract, yesterdays_attempt):
+    base = f"/api/leaderboards/daily/{yesterdays_attempt.deal.daily_date.isoformat()}"
+    for path, documented in (
+        (f"{base}/me", "/api/leaderboards/daily/{date}/me"),
+        (f"{base}/summary", "/api/leaderboards/daily/{date}/summary"),
+        (f"{base}/seed", "/api/leaderboards/daily/{date}/seed"),
+        ("/api/leaderboards/all-time", "/api/leaderboards/all-time"),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        contract.check(response, method="get", path=documented)
+
+
+def test_a_bad_date_answers_with_the_documented_400(client, contract):
+    response = client.get("/api/leaderboards/daily/2026-W48-1/summary")
+    assert response.status_code == 400
+    contract.check(response, method="get", path="/api/leaderboards/daily/{date}/summary")
+
+
+def test_too_many_new_guests_from_one_address_answer_with_the_documented_429(contract, settings):
+    settings.GUEST_CREATION_RATE = "0/hour"
+    response = Client().post("/api/games", {"mode": "new"}, content_type="application/json")
+    assert response.status_code == 429
+    contract.check(response, method="post", path="/api/games")
+
+
+def test_a_withheld_hint_answers_with_the_documented_403(client, contract):
+    game = start(client, mode="daily")
+    finish(client, game, [])
+    practice = start(client, mode="daily")
+    response = client.post(f"/api/games/{practice['id']}/hint", {}, content_type="application/json")
+    assert response.status_code == 403
+    contract.check(response, method="post", path="/api/games/{game_id}/hint")

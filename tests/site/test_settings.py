@@ -10,7 +10,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {key: value for key, value in os.environ.items() if key not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    clean = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
+    }
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60
     )
@@ -19,12 +23,18 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 def test_the_deployment_check_is_clean_with_production_settings_from_the_environment():
     result = manage(
         "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), ALLOWED_HOSTS="accordion.example",
+        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), DAILY_SECRET=secrets.token_hex(32),
+        ALLOWED_HOSTS="accordion.example",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
 
 
 def test_production_refuses_to_start_without_a_real_secret_key():
-    result = manage("check", DEBUG="0", ALLOWED_HOSTS="accordion.example")
+    result = manage("check", DEBUG="0", DAILY_SECRET=secrets.token_hex(32), ALLOWED_HOSTS="accordion.example")
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_daily_secret():
+    result = manage("check", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), ALLOWED_HOSTS="accordion.example")
+    assert result.returncode != 0 and "DAILY_SECRET" in result.stderr

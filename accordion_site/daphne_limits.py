@@ -1,0 +1,66 @@
+"""Refuse an oversized request body while Daphne is still receiving it, not after.
+
+Daphne buffers a whole body and then queues all of it for the application at once, so Django's own
+limit (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: five 300 MB POSTs grew a process by 400 MB for
+good. Here Twisted's request object answers 413 and hangs up as soon as the declared length
+(`Content-Length`), or the bytes streamed so far without one, pass the limit; the rest is never read.
+The proxy in front caps bodies too (deploy/nginx.conf, `client_max_body_size`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# A body up to this size is read; the API's own limit (64 KB) answers a clear JSON 413 below it.
+MAX_BODY_BYTES = 256 * 1024
+_REFUSAL = json.dumps({"error": "the request body is too large", "code": "too_large"}).encode()
+
+
+def _refuse(request: Any) -> None:
+    request._body_refused = True
+    request.channel.transport.write(
+        b"HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        + f"Content-Length: {len(_REFUSAL)}\r\n\r\n".encode()
+        + _REFUSAL
+    )
+    request.channel.transport.loseConnection()
+
+
+def install(max_body_bytes: int = MAX_BODY_BYTES) -> None:
+    """Patch Daphne's request class in this process (a no-op where Daphne is not installed)."""
+    try:
+        from daphne.http_protocol import WebRequest
+    except ImportError:
+        return
+    if getattr(WebRequest, "_body_limit_installed", False):
+        return
+    original_got_length = WebRequest.gotLength
+    original_content_chunk = WebRequest.handleContentChunk
+    original_process = WebRequest.process
+
+    def got_length(self: Any, length: int | None) -> None:
+        self._body_received = 0
+        self._body_refused = False
+        original_got_length(self, length)
+        if length is not None and length > max_body_bytes:
+            _refuse(self)
+
+    def handle_content_chunk(self: Any, data: bytes) -> None:
+        if getattr(self, "_body_refused", False):
+            return  # the answer is sent; drop what is still in flight
+        self._body_received = getattr(self, "_body_received", 0) + len(data)
+        if self._body_received > max_body_bytes:
+            _refuse(self)
+            return
+        original_content_chunk(self, data)
+
+    def process(self: Any) -> Any:
+        if getattr(self, "_body_refused", False):
+            return None  # answered already: no application is started for it
+        return original_process(self)
+
+    WebRequest.gotLength = got_length
+    WebRequest.process = process
+    WebRequest.handleContentChunk = handle_content_chunk
+    WebRequest._body_limit_installed = True

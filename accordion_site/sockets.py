@@ -1,0 +1,125 @@
+"""The edges every socket passes before (and around) its consumer: outages, unknown paths, and how many
+sockets one player may hold. Each refusal follows the socket convention: accept, send
+`{"t": "refused", "error", "code"}`, then close with a code the browser sees.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from django.conf import settings
+
+from .errors import OUTAGES
+
+logger = logging.getLogger(__name__)
+
+ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[Any]]
+
+# "Try again later": a client reconnects after a pause and resumes by version. WebSocket's own code for it,
+# 1013, is one Daphne refuses to send (it allows 1000 and 3000-4999), and 4000-4999 tell clients not to
+# reconnect, so it is 3503 (as HTTP's 503).
+CLOSE_TRY_AGAIN = 3503
+CLOSE_NO_SUCH_SOCKET = 4404
+CLOSE_TOO_MANY_SOCKETS = 4429
+UNAVAILABLE = "the service is briefly unavailable: try again"
+
+
+async def refuse(receive: Any, send: Any, *, error: str, code: str, close_code: int) -> None:
+    """Answer a socket nobody has accepted yet with a reason and a close code."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return  # the client left before its handshake was answered
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps({"t": "refused", "error": error, "code": code})})
+    await send({"type": "websocket.close", "code": close_code})
+
+
+async def no_such_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The last route: a socket path no consumer serves (`/ws/games/-1/`) is closed with 4404, quietly."""
+    await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NO_SUCH_SOCKET)
+
+
+class OutageGuard:
+    """Outermost: when the database or Redis is down, a socket is refused or closed with 3503 ("try again
+    later") instead of failing its handshake with a 500 or its connection with 1011."""
+
+    def __init__(self, inner: ASGIApp) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        connected = accepted = closed = False
+
+        async def tracked_receive() -> dict[str, Any]:
+            nonlocal connected
+            message: dict[str, Any] = await receive()
+            connected = connected or message["type"] == "websocket.connect"
+            return message
+
+        async def tracked_send(message: dict[str, Any]) -> None:
+            nonlocal accepted, closed
+            accepted = accepted or message["type"] == "websocket.accept"
+            closed = closed or message["type"] == "websocket.close"
+            await send(message)
+
+        try:
+            return await self.inner(scope, tracked_receive, tracked_send)
+        except OUTAGES as error:
+            logger.warning("socket %s: outage, client told to try again: %r", scope.get("path"), error)
+            if closed:
+                return None
+            text = json.dumps({"t": "refused", "error": UNAVAILABLE, "code": "unavailable"})
+            if not connected:
+                await receive()
+            if not accepted:
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": text})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+            return None
+
+
+class SocketsPerPlayer:
+    """Inside PlayerMiddleware: at most SOCKETS_PER_PLAYER open sockets per player (or per session, for a
+    visitor who has not played) in this process, and SOCKETS_PER_ADDRESS for visitors without a session,
+    who may share an address. One client holding hundreds of sockets slowed everyone else's acks; a
+    player needs a few tabs."""
+
+    def __init__(self, inner: ASGIApp) -> None:
+        self.inner = inner
+        self.open: Counter[str] = Counter()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        owner = _owner(scope)
+        limit = settings.SOCKETS_PER_ADDRESS if owner.startswith("address:") else settings.SOCKETS_PER_PLAYER
+        if self.open[owner] >= limit:
+            logger.warning("socket %s refused: %s holds %d sockets", scope.get("path"), owner, self.open[owner])
+            await refuse(
+                receive,
+                send,
+                error="too many open sockets: close some tabs",
+                code="too_many_sockets",
+                close_code=CLOSE_TOO_MANY_SOCKETS,
+            )
+            return None
+        self.open[owner] += 1
+        try:
+            return await self.inner(scope, receive, send)
+        finally:
+            self.open[owner] -= 1
+            if not self.open[owner]:
+                del self.open[owner]
+
+
+def _owner(scope: dict[str, Any]) -> str:
+    player = scope.get("player")
+    if player is not None:
+        return f"player:{player.pk}"
+    session = scope.get("session")
+    session_key = getattr(session, "session_key", None)
+    if session_key:
+        return f"session:{session_key}"
+    client = scope.get("client") or ("?", 0)
+    return f"address:{client[0]}"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `make serve-prod`: the production setup on this machine. N Daphne processes (PROCESSES, default 2) on
+# loopback ports PORT, PORT+1, … with DEBUG off, against the PostgreSQL and Redis that DATABASE_URL and
+# REDIS_URL name. Ctrl-C stops them all. Put deploy/nginx.conf in front to serve them on one address.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${DATABASE_URL:?set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/accordion}"
+: "${REDIS_URL:?set REDIS_URL, e.g. redis://127.0.0.1:6379/0}"
+PROCESSES="${PROCESSES:-2}"
+PORT="${PORT:-8001}"
+
+# Secrets made once and kept (a new DAILY_SECRET would change the days not yet certified).
+SECRETS=.serve-prod.env
+if [ ! -f "$SECRETS" ]; then
+  (umask 077 && .venv/bin/python -c 'import secrets
+print(f"SECRET_KEY={secrets.token_urlsafe(60)}")
+print(f"DAILY_SECRET={secrets.token_hex(32)}")' > "$SECRETS")
+fi
+set -a
+. "./$SECRETS"
+set +a
+export DEBUG=0
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"  # on loopback no proxy terminates TLS
+export LOG_FORMAT="${LOG_FORMAT:-json}"
+
+.venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py collectstatic --noinput --verbosity 0
+.venv/bin/python manage.py certify_daily_deals
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
+for index in $(seq 0 $((PROCESSES - 1))); do
+  .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) --proxy-headers \
+    --websocket_timeout 86400 --websocket_connect_timeout 10 --ping-interval 20 --ping-timeout 30 \
+    --http-timeout 30 --websocket-max-message-size 65536 \
+    accordion_site.asgi:application &
+  pids+=($!)
+  echo "Daphne $((index + 1)) of $PROCESSES: http://127.0.0.1:$((PORT + index))/ (pid $!)"
+done
+wait -n

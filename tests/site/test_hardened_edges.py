@@ -1,0 +1,93 @@
+"""The HTTP edges a public site needs: JSON errors under /api/, a health check, security headers, and a
+503 "try again" (never a 500) while the database or Redis is away."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+import redis
+from django.db import OperationalError
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_unknown_api_path_answers_json_404(client):
+    response = client.get("/api/no-such-thing")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_deeply_nested_json_body_is_a_400_not_a_500(client):
+    response = client.post("/api/games", "[" * 60_000, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+
+
+def test_a_database_outage_answers_json_503_with_retry_after(client):
+    client.raise_request_exception = False
+    with mock.patch("games.api.selectors.game_get", side_effect=OperationalError("connection refused")):
+        response = client.get("/api/games/1")
+    assert response.status_code == 503
+    assert response.json()["code"] == "unavailable"
+    assert response["Retry-After"]
+
+
+def test_a_redis_outage_answers_json_503():
+    visitor = Client(raise_request_exception=False)  # a new guest is counted in Redis, by address
+    with mock.patch("django.core.cache.cache.get", side_effect=redis.ConnectionError("Redis is down")):
+        response = visitor.post("/api/games", {"mode": "new"}, content_type="application/json")
+    assert response.status_code == 503
+    assert response.json()["code"] == "unavailable"
+
+
+def test_a_server_error_under_api_is_json_and_names_no_settings(client):
+    client.raise_request_exception = False
+    with mock.patch("games.api.selectors.game_get", side_effect=RuntimeError("REDIS_URL=secret")):
+        response = client.get("/api/games/1")
+    assert response.status_code == 500
+    assert response.json() == {"error": "the server failed; the error is logged", "code": "server_error"}
+
+
+def test_the_health_check_reports_the_database_with_its_time(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["ok"] is True
+    assert body["checks"]["database"]["ms"] >= 0
+
+
+def test_the_health_check_answers_503_when_the_database_is_down(client):
+    with mock.patch("accordion_site.views._database_ping", side_effect=OperationalError("down")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"] == {
+        "ok": False,
+        "ms": response.json()["checks"]["database"]["ms"],
+        "error": "OperationalError",
+    }
+
+
+def test_pages_carry_a_content_security_policy_without_inline_scripts(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    script_source = next(part for part in policy.split(";") if part.strip().startswith("script-src"))
+    assert "'self'" in script_source
+    assert "unsafe-inline" not in policy
+    assert "frame-ancestors 'none'" in policy
+
+
+def test_pages_deny_framing_and_keep_referrers_on_the_site(client):
+    response = client.get("/")
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_every_response_names_its_request_id(client):
+    assert len(client.get("/api/no-such-thing")["X-Request-ID"]) >= 8
+
+
+def test_a_request_id_from_the_proxy_is_kept(client):
+    response = client.get("/healthz", headers={"X-Request-ID": "proxy-given-id-42"})
+    assert response["X-Request-ID"] == "proxy-given-id-42"
