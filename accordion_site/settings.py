@@ -108,7 +108,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "pool": {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", str(DATABASE_THREADS + 4))),
-            "timeout": 10,
+            # How long a caller waits for a free connection. While the database is away every caller
+            # waits this long before its 503 or `unavailable`, so it stays under Daphne's handshake
+            # timeout: a socket opened meanwhile is told to try again rather than cut off unanswered.
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "3")),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -141,6 +144,9 @@ SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
 SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
 SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
 SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))
+# Watchers' still-winnable badge (games/watching/badge.py): a solver job per new position of a watched
+# game. Off spares the solver pool and a database read per move of watched games.
+WATCH_BADGE = env_bool("WATCH_BADGE", True)
 # New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
 RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -40,7 +41,7 @@ def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
 def _session_player(request: Request) -> Player:
     player = selectors.player_from_session(request.session)
     if player is None:
-        raise PlayerNotFound("you have not played yet: start a game, sign up or log in")
+        raise PlayerNotFound(_("you have not played yet: start a game, sign up or log in"))
     return player
 
 
@@ -61,7 +62,7 @@ class MeApi(APIView):
     @extend_schema(
         operation_id="me_rename",
         request=NicknameInputSerializer,
-        responses={200: MeSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        responses={200: MeSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
         description="Change the session player's nickname. 400 `invalid_nickname` or `nickname_taken`.",
     )
     def patch(self, request: Request) -> Response:
@@ -76,7 +77,13 @@ class SignupApi(APIView):
     @extend_schema(
         operation_id="accounts_signup",
         request=CredentialsInputSerializer,
-        responses={201: MeSerializer, 400: ErrorSerializer, 409: ErrorSerializer, 429: ErrorSerializer},
+        responses={
+            201: MeSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            409: ErrorSerializer,
+            429: ErrorSerializer,
+        },
         description="Turn the session's guest into an account (its games stay) and log in to it.",
     )
     def post(self, request: Request) -> Response:
@@ -91,7 +98,7 @@ class LoginApi(APIView):
     @extend_schema(
         operation_id="accounts_login",
         request=CredentialsInputSerializer,
-        responses={200: MeSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+        responses={200: MeSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
         description="Log in; the session's guest games join the account. A wrong nickname or password is "
         "400 `wrong_credentials` either way.",
     )
@@ -102,7 +109,7 @@ class LoginApi(APIView):
 
 
 class LogoutApi(APIView):
-    @extend_schema(operation_id="accounts_logout", request=None, responses={204: NO_CONTENT})
+    @extend_schema(operation_id="accounts_logout", request=None, responses={204: NO_CONTENT, 403: ErrorSerializer})
     def post(self, request: Request) -> Response:
         services.account_logout(request=request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -121,7 +128,7 @@ class PasswordApi(APIView):
         data = _valid(PasswordChangeInputSerializer, request.data)
         player = selectors.player_from_session(request.session)
         if player is None:
-            raise NotSignedIn("log in first")
+            raise NotSignedIn(_("log in first"))
         services.account_password_change(request=request._request, player=player, old=data["old"], new=data["new"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -135,6 +142,6 @@ class PlayerProfileApi(APIView):
     def get(self, request: Request, nickname: str) -> Response:
         player = selectors.player_by_nickname(nickname=nickname)
         if player is None:
-            raise PlayerNotFound(f"there is no player {nickname!r}")
+            raise PlayerNotFound(_("there is no player %(nickname)r") % {"nickname": nickname})
         today = timezone.now().date()
         return Response(profile_payload(selectors.player_profile(player=player, today=today), today=today))

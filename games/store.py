@@ -71,7 +71,8 @@ def _update_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any]]:
     key = ("update", names)
     if key not in statements:
         quote = db.ops.quote_name
-        fields = [Game._meta.get_field(name) for name in names]
+        fields = [field for field in Game._meta.concrete_fields if field.name in names]
+        assert len(fields) == len(names), f"not columns of a game: {names}"
         assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
         pk_column = quote(Game._meta.pk.column)  # type: ignore[union-attr]
         statements[key] = (f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {pk_column} = %s", fields)

@@ -134,7 +134,8 @@ async def test_a_rest_finish_with_the_socket_line_agrees_with_the_socket(code_ga
 async def test_another_players_socket_is_told_why_then_closed_with_4403(code_game, other_player):
     code, message = await refusal(await game_socket(code_game.pk, other_player))
     assert code == 4403
-    assert message == {"t": "refused", "code": "not_your_game", "error": f"game {code_game.pk} belongs to another player"}
+    error = f"game {code_game.pk} belongs to another player"
+    assert message == {"t": "refused", "code": "not_your_game", "error": error}
 
 
 async def test_a_visitor_without_a_session_cannot_connect(code_game):

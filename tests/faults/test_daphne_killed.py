@@ -1,0 +1,70 @@
+"""A Daphne process dies (`kill -9`) in the middle of a race: its racers reconnect to the other process,
+find every move the dead one had acknowledged, finish the race, and get the right standings."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from bench.race import Visitor
+from tests.faults.conftest import caught_up_line, play, production_cluster, request, until
+
+pytestmark = pytest.mark.services
+
+
+async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledged_move_lost(
+    redis_url: str, tmp_path: Path, winning_game
+):
+    line = winning_game["moves"]
+    with production_cluster(tmp_path, redis_url=redis_url) as (doomed, survivor):
+        host, friend = Visitor(doomed), Visitor(doomed)
+        status, room = host.request("POST", "/api/races", {"code": winning_game["deal_code"]})
+        assert status == 201, room
+        assert friend.request("POST", f"/api/races/{room['code']}/join", {})[0] == 200
+        host_room, friend_room = await host.socket(room["ws"]), await friend.socket(room["ws"])
+        host_id = (await until(host_room, lambda m: m["t"] == "welcome"))["player"]
+        friend_id = (await until(friend_room, lambda m: m["t"] == "welcome"))["player"]
+        await friend_room.send(json.dumps({"t": "ready", "ready": True, "n": 1}))
+        await until(
+            host_room, lambda m: m["t"] == "room" and any(r["player"] == friend_id and r["ready"] for r in m["racers"])
+        )
+        await host_room.send(json.dumps({"t": "start", "n": 1}))
+        host_game = (await until(host_room, lambda m: m["t"] == "start"))["game"]
+        friend_game = (await until(friend_room, lambda m: m["t"] == "start"))["game"]
+        host_play = await host.socket(f"{host_game['ws']}?v=1")
+        friend_play = await friend.socket(f"{friend_game['ws']}?v=1")
+        host_acks = await play(host_play, line[:10])
+        friend_acks = await play(friend_play, line[:5])
+
+        os.kill(doomed.pid, signal.SIGKILL)
+        for socket in (host_room, friend_room, host_play, friend_play):
+            with pytest.raises(ConnectionClosed):
+                await until(socket, lambda m: False)
+
+        # The racers' pages reconnect, now to the surviving process, and resume by version.
+        host.daphne = friend.daphne = survivor
+        host_room, friend_room = await host.socket(room["ws"]), await friend.socket(room["ws"])
+        assert (await until(host_room, lambda m: m["t"] == "start"))["game"]["id"] == host_game["id"]
+        assert (await until(friend_room, lambda m: m["t"] == "start"))["game"]["id"] == friend_game["id"]
+        host_play = await host.socket(f"{host_game['ws']}?v=1")
+        friend_play = await friend.socket(f"{friend_game['ws']}?v=1")
+        assert await caught_up_line(host_play, host_acks[-1]["v"]) == line[:10]
+        assert await caught_up_line(friend_play, friend_acks[-1]["v"]) == line[:5]
+
+        last_ack = (await play(host_play, line[10:]))[-1]
+        assert (last_ack["status"], last_ack["result"]["won"]) == ("finished", True)
+        status, finished = await request(friend, "POST", f"/api/games/{friend_game['id']}/finish", {"moves": line[:5]})
+        assert (status, finished["result"]["piles"]) == (200, 47)
+        for socket in (host_room, friend_room):
+            table = (await until(socket, lambda m: m["t"] == "standings"))["standings"]
+            assert [(entry["player"], entry["place"], entry["won"]) for entry in table] == [
+                (host_id, 1, True),
+                (friend_id, 2, False),
+            ]
+        for socket in (host_play, friend_play, host_room, friend_room):
+            await socket.close()
