@@ -9,7 +9,7 @@ PORT ?= 8000
 # apt-get needs root; use sudo when make runs as someone else.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint check-system-deps bench bench-load clean
+.PHONY: run serve-prod test lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-leaderboard clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,22 +23,45 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed-run
 
-run: $(VENV)/.installed-run
+# Development only: DEBUG is off unless a command turns it on, so a forgotten variable fails closed.
+run: export DEBUG = 1
+run: $(VENV)/.installed-run translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py certify_daily_deals
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-check-system-deps:
-	@command -v node >/dev/null && command -v chromium >/dev/null || \
-		( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs chromium )
+# Production settings on this machine: PROCESSES Daphne processes (default 2) from port 8001, against
+# DATABASE_URL and REDIS_URL, e.g. make serve-prod DATABASE_URL=postgres://… REDIS_URL=redis://… (docs/deploy.md).
+serve-prod: $(VENV)/.installed-run
+	deploy/serve-prod.sh
+
+check-system-deps: check-gettext
+	@command -v node >/dev/null && command -v npm >/dev/null && command -v chromium >/dev/null || \
+		( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs npm chromium )
+
+# GNU gettext compiles the .po catalogues (locale/) into the .mo files Django reads; they are built, never committed.
+check-gettext:
+	@command -v msgfmt >/dev/null || ( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext )
+
+translations: $(VENV)/.installed-run check-gettext
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules
+
+# After changing a page's wording: refresh locale/*/LC_MESSAGES/*.po, then translate what is new or fuzzy.
+messages: $(VENV)/.installed-run check-gettext
+	DEBUG=1 $(BIN)/python manage.py update_translations
+
+# axe-core, the accessibility checker the browser tests inject into pages (package.json pins it).
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 
-test: $(VENV)/.installed-dev check-system-deps lint
-	$(BIN)/python manage.py makemigrations --check --dry-run
+test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/axe-core/axe.min.js
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	node --test frontend/tests/
 	$(BIN)/pytest
 
@@ -51,6 +74,16 @@ bench: $(VENV)/.installed-run
 # Options pass through, e.g. make bench-load LOAD_ARGS="--players 200".
 bench-load: $(VENV)/.installed-dev
 	$(BIN)/python bench/load.py $(LOAD_ARGS)
+
+# Races at once: 50 races of 4 bot racers on two Daphne processes, PostgreSQL and Redis (docs/performance.md).
+# Options pass through, e.g. make bench-race RACE_ARGS="--races 25".
+bench-race: $(VENV)/.installed-dev
+	$(BIN)/python bench/race.py $(RACE_ARGS)
+
+# The leaderboard's reads on a day of 100,000 players, on a fresh PostgreSQL database (docs/performance.md).
+# Options pass through, e.g. make bench-leaderboard BOARD_ARGS="--players 20000 --explain".
+bench-leaderboard: $(VENV)/.installed-run
+	$(BIN)/python bench/leaderboard.py $(BOARD_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -25,7 +27,7 @@ class ErrorSerializer(serializers.Serializer):
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "the request body is too large"
+    default_detail = gettext_lazy("the request body is too large")
     default_code = "too_large"
 
 
@@ -44,8 +46,11 @@ def _code_and_message(error: exceptions.APIException) -> tuple[str, str]:
     if isinstance(error, exceptions.Throttled):
         # DRF's own words ("Request was throttled. Expected available in 42 seconds.") in our shape.
         seconds: float | None = error.wait  # type: ignore[attr-defined]  # set by Throttled, missing from the stubs
-        wait = f"in {math.ceil(seconds)} seconds" if seconds is not None else "later"
-        return "rate_limited", f"too many requests: try again {wait}"
+        if seconds is None:
+            return "rate_limited", _("too many requests: try again later")
+        return "rate_limited", _("too many requests: try again in %(seconds)s seconds") % {
+            "seconds": math.ceil(seconds)
+        }
     return error.default_code, _first_message(error.detail)
 
 

@@ -28,7 +28,7 @@ from .serializers import (
 )
 from .throttles import AccountAddressThrottle, AccountNicknameThrottle
 
-ATTEMPT_THROTTLES = [AccountAddressThrottle, AccountNicknameThrottle]
+ATTEMPT_THROTTLES = [*APIView.throttle_classes, AccountAddressThrottle, AccountNicknameThrottle]
 NO_CONTENT = OpenApiResponse(description="Done; no body.")
 
 

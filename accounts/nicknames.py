@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 NICKNAME_MIN_LENGTH = 3
 NICKNAME_MAX_LENGTH = 20
 # Case folding and NFKC can lengthen a string (ß → ss); this is room enough for 20 characters.
@@ -40,15 +42,17 @@ def nickname_clean(text: str) -> str:
     """The nickname as it will be stored, or NicknameRuleError saying what is wrong with `text`."""
     nickname = unicodedata.normalize("NFKC", text).strip()
     if len(nickname) < NICKNAME_MIN_LENGTH:
-        raise NicknameRuleError(f"a nickname needs at least {NICKNAME_MIN_LENGTH} characters")
+        raise NicknameRuleError(_("a nickname needs at least %(least)s characters") % {"least": NICKNAME_MIN_LENGTH})
     if len(nickname) > NICKNAME_MAX_LENGTH:
-        raise NicknameRuleError(f"a nickname has at most {NICKNAME_MAX_LENGTH} characters")
+        raise NicknameRuleError(_("a nickname has at most %(most)s characters") % {"most": NICKNAME_MAX_LENGTH})
     for index, character in enumerate(nickname):
         if character.isspace():
-            raise NicknameRuleError("a nickname has no spaces: use _ or - between words")
+            raise NicknameRuleError(_("a nickname has no spaces: use _ or - between words"))
         if not character_allowed(character, first=index == 0):
             shown = character if character.isprintable() else f"U+{ord(character):04X}"
-            raise NicknameRuleError(f"a nickname may hold letters, digits, _ and - only, not {shown!r}")
+            raise NicknameRuleError(
+                _("a nickname may hold letters, digits, _ and - only, not %(character)r") % {"character": shown}
+            )
     return nickname
 
 

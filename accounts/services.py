@@ -11,6 +11,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from games.transfers import games_transfer
 
@@ -50,7 +51,7 @@ def _nickname_valid(text: str) -> str:
 def _nickname_free(nickname: str, *, player: Player | None) -> None:
     holder = player_by_nickname(nickname=nickname)
     if holder is not None and (player is None or holder.pk != player.pk):
-        raise NicknameTaken(f"the nickname {nickname!r} is taken: choose another")
+        raise NicknameTaken(_("the nickname %(nickname)r is taken: choose another") % {"nickname": nickname})
 
 
 def _save_nickname(player: Player, nickname: str) -> None:
@@ -61,7 +62,7 @@ def _save_nickname(player: Player, nickname: str) -> None:
         with transaction.atomic():  # a savepoint, so that losing a race leaves the transaction usable
             player.save()
     except IntegrityError as error:
-        raise NicknameTaken(f"the nickname {nickname!r} is taken: choose another") from error
+        raise NicknameTaken(_("the nickname %(nickname)r is taken: choose another") % {"nickname": nickname}) from error
 
 
 @transaction.atomic
@@ -112,7 +113,7 @@ def account_signup(*, request: HttpRequest, nickname: str, password: str) -> Pla
     nickname and password, keeping all its games, and log the session in to it."""
     player = player_from_session(request.session)
     if player is not None and player.is_account:
-        raise AlreadySignedUp("you are logged in to an account already: log out to make another")
+        raise AlreadySignedUp(_("you are logged in to an account already: log out to make another"))
     chosen = _nickname_valid(nickname)
     _nickname_free(chosen, player=player)
     _password_valid(password, nickname=chosen)
@@ -139,7 +140,7 @@ def account_login(*, request: HttpRequest, nickname: str, password: str) -> Play
     username = ACCOUNT_USERNAME.format(id=account.pk) if account is not None and account.is_account else ""
     user = authenticate(request, username=username, password=password)
     if account is None or user is None:
-        raise WrongCredentials("wrong nickname or password")
+        raise WrongCredentials(_("wrong nickname or password"))
     guest = player_from_session(request.session)
     if guest is not None and not guest.is_account and guest.pk != account.pk:
         moved = games_transfer(source=guest, target=account)
@@ -163,9 +164,9 @@ def account_password_change(*, request: HttpRequest, player: Player, old: str, n
     """Change an account's password; this session stays logged in, every other one is logged out."""
     user = player.user
     if user is None:
-        raise NotSignedIn("a guest has no password: sign up first")
+        raise NotSignedIn(_("a guest has no password: sign up first"))
     if not user.check_password(old):
-        raise WrongPassword("the current password is wrong")
+        raise WrongPassword(_("the current password is wrong"))
     _password_valid(new, nickname=player.nickname)
     user.set_password(new)
     user.save(update_fields=["password"])

@@ -103,6 +103,8 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
         # Every simulated visitor comes from 127.0.0.1: the per-address allowances would stop the load.
         "GUEST_CREATION_RATE": "1000000/hour",
         "RANKED_ATTEMPTS_PER_ADDRESS": "1000000",
+        "API_VISITOR_RATE": "1000000/minute",
+        "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "1000000",
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",  # no proxy in front terminates TLS here
         "DATABASE_URL": database_url,

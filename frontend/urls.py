@@ -4,5 +4,15 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("how-to-play", views.how_to_play, name="how-to-play"),
     path("games/<int:game_id>", views.game, name="game"),
+    path("games/<int:game_id>/replay", views.replay, name="replay"),
+    path("daily", views.daily, name="daily"),
+    path("daily/<str:date>", views.daily, name="daily-date"),
+    path("players/<str:nickname>", views.profile, name="profile"),
+    path("account", views.account, name="account"),
+    path("race", views.race_new, name="race-new"),
+    path("race/<str:code>", views.race, name="race"),
+    path("live", views.live, name="live"),
+    path("watch/<int:game_id>", views.watch, name="watch"),
 ]

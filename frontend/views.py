@@ -3,11 +3,18 @@ the API can never disagree about the state."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_safe
+import datetime
+import re
 
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST, require_safe
+
+# Refusals of the race form are plain text, never markup.
+_TEXT = "text/plain; charset=utf-8"
 # A deal code is short (K7QD-M2XP); anything longer in ?code= is junk and is not echoed back.
 _MAX_CODE_LENGTH = 32
 
@@ -21,10 +28,143 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The rules with a worked example, keyboard play, tips and the game's history."""
+    return render(request, "frontend/how_to_play.html")
+
+
+@require_safe
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The board for one game; 404 when there is no such game. Who may play it is the API's call."""
+    """The board for one game; 404 when there is no such game. Who may play it is the socket's and the
+    API's call: the page opens the game's socket first, and its `state` (or its refusal) says."""
     from games.models import Game  # imported here so the frontend app loads without the games app
 
     found = get_object_or_404(Game, pk=game_id)
-    return render(request, "frontend/game.html", {"game_id": found.pk})
+    return render(request, "frontend/game.html", {"game_id": found.pk, "ws_path": found.ws_path})
+
+
+@require_safe
+@ensure_csrf_cookie
+def profile(request: HttpRequest, nickname: str) -> HttpResponse:
+    """A player's profile; the page draws its statistics from GET /api/players/<nickname>."""
+    from accounts.selectors import player_by_nickname
+
+    player = player_by_nickname(nickname=nickname)
+    if player is None:
+        raise Http404("no such player")
+    return render(request, "frontend/profile.html", {"player": player})
+
+
+@require_safe
+@ensure_csrf_cookie
+def account(request: HttpRequest) -> HttpResponse:
+    """Nickname, sign-up, login, password and logout: the forms post to /api/accounts/… and /api/me."""
+    from accounts.selectors import player_from_session
+
+    return render(request, "frontend/account.html", {"player": player_from_session(request.session)})
+
+
+@require_POST
+def race_new(request: HttpRequest) -> HttpResponse:
+    """The "Race a friend" form (the home page's, or a finished game's with `ghost`, its id): a new room
+    with this visitor as host, then its page."""
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+    from accordion_site.errors import ServiceError
+    from accounts.services import player_for_session
+    from games.races.services import room_create
+    from games.races.throttles import RoomCreateRateThrottle
+
+    # The same allowance as POST /api/races.
+    if not RoomCreateRateThrottle().allow_request(Request(request), APIView()):
+        return HttpResponse(_("Too many new race rooms: try again in a minute."), status=429, content_type=_TEXT)
+    ghost = request.POST.get("ghost", "")
+    if ghost and not (ghost.isdigit() and len(ghost) < 19):
+        return HttpResponse(_("That is not a game number."), status=400, content_type=_TEXT)
+    try:
+        room = room_create(
+            host=player_for_session(session=request.session),
+            ghost_game_id=int(ghost) if ghost else None,
+            now=timezone.now(),
+        )
+    except ServiceError as error:
+        return HttpResponse(error.message, status=error.status, content_type=_TEXT)
+    return redirect("race", code=room.code)
+
+
+@require_safe
+@ensure_csrf_cookie
+def race(request: HttpRequest, code: str) -> HttpResponse:
+    """A race room (the invite link); 404 when there is no such room. The page takes a seat through
+    the API and follows the room on its socket; nothing here names the deal."""
+    from games.races.errors import RoomNotFound
+    from games.races.selectors import room_get
+
+    try:
+        room = room_get(code=code)
+    except RoomNotFound as error:
+        raise Http404(error.message) from error
+    if room.code != code:
+        return redirect("race", code=room.code)
+    return render(request, "frontend/race.html", {"code": room.code, "ws_path": f"/ws/races/{room.code}/"})
+
+
+def _day(text: str) -> datetime.date:
+    """A date of a page address, strictly YYYY-MM-DD; 404 for anything else."""
+    try:
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+            raise ValueError(text)
+        return datetime.date.fromisoformat(text)
+    except ValueError as error:
+        raise Http404("no such date") from error
+
+
+@require_safe
+@ensure_csrf_cookie
+def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
+    """A day's leaderboard (today's at /daily); the page draws it from /api/leaderboards/daily/<date>. The
+    date picker's form sends ?date=, answered by a redirect to that day's own address."""
+    today = timezone.now().date()
+    picked = request.GET.get("date")
+    if date is None and picked:
+        return redirect("daily-date", date=_day(picked).isoformat())
+    day = _day(date) if date is not None else today
+    one_day = datetime.timedelta(days=1)
+    context = {
+        "day": day,
+        "today": today,
+        "previous_day": day - one_day if day > datetime.date.min else None,
+        "next_day": day + one_day if day < today else None,
+    }
+    return render(request, "frontend/daily.html", context)
+
+
+@require_safe
+@ensure_csrf_cookie
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game replayed from its stored events; who may see it is the API's call (the spoiler
+    rule), so the page asks it and says why when it may not."""
+    from games.models import Game
+
+    found = get_object_or_404(Game, pk=game_id)
+    return render(request, "frontend/replay.html", {"game_id": found.pk})
+
+
+@require_safe
+@ensure_csrf_cookie
+def live(request: HttpRequest) -> HttpResponse:
+    """The games being played right now; the page reads GET /api/live and follows /ws/live/."""
+    return render(request, "frontend/live.html")
+
+
+@require_safe
+@ensure_csrf_cookie
+def watch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Watch one game live; 404 when there is no such game. Who may watch it is the watch socket's call
+    (an opted-out player, the spoiler rule): the page shows the reason it gives."""
+    from games.models import Game
+
+    found = get_object_or_404(Game, pk=game_id)
+    return render(request, "frontend/watch.html", {"game_id": found.pk, "ws_path": f"/ws/watch/{found.pk}/"})

@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -33,7 +34,13 @@ from .serializers import (
     WinnableSerializer,
     game_payload,
 )
-from .throttles import GuestCreationThrottle, SolverRateThrottle, client_address
+from .throttles import (
+    FinishRateThrottle,
+    GuestCreationThrottle,
+    SolverAddressThrottle,
+    SolverRateThrottle,
+    client_address,
+)
 
 # A replay reads a game's events in pages of this many.
 EVENTS_PAGE = 1000
@@ -51,15 +58,16 @@ def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
 
 
 class SolverApi(APIView):
-    """An endpoint that runs the solver: counted against the session's per-minute solver allowance,
-    checked before the view runs, so a refused request reaches no service."""
+    """An endpoint that runs the solver: counted against the per-minute solver allowances of the
+    session's player and of the client's address, checked before the view runs, so a refused request
+    reaches no service."""
 
-    throttle_classes = [SolverRateThrottle]
+    throttle_classes = [*APIView.throttle_classes, SolverRateThrottle, SolverAddressThrottle]
 
 
 class GameStartApi(APIView):
     # A visitor's first start makes a guest player: a few an hour per client address.
-    throttle_classes = [GuestCreationThrottle]
+    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle]
 
     @extend_schema(
         operation_id="games_start",
@@ -99,7 +107,7 @@ def _visible_game(request: Request, *, game_id: int, now: datetime.datetime) -> 
     game = selectors.game_get(game_id=game_id)
     staff_review = bool(getattr(request.user, "is_staff", False)) and game.status == Game.Status.FINISHED
     if not staff_review and not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
-        raise GameNotFound(f"there is no game {game_id} you can see")
+        raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
     if selectors.attempt_day_over(game=game, today=now.date()):
         services.game_close_if_day_over(game_id=game_id, now=now)
         game = selectors.game_get(game_id=game_id)
@@ -131,6 +139,8 @@ class GameEventsApi(APIView):
 
 
 class GameFinishApi(APIView):
+    throttle_classes = [*APIView.throttle_classes, FinishRateThrottle]
+
     @extend_schema(
         operation_id="games_finish",
         request=GameFinishInputSerializer,
@@ -211,5 +221,5 @@ def _own_player(request: Request) -> Player:
     """The session's player; a visitor who never played owns no game."""
     player = _player_or_none(request)
     if player is None:
-        raise NotYourGame("you have no games yet: start one first")
+        raise NotYourGame(_("you have no games yet: start one first"))
     return player

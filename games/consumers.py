@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import json
 import logging
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
 from accordion_site.errors import OUTAGES
+from accordion_site.languages import socket_language
 from accordion_site.sockets import CLOSE_TRY_AGAIN
 from accounts.models import Player
 
@@ -89,7 +92,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
+        with translation.override(self.language):
+            await handler(message)
+
+    @cached_property
+    def language(self) -> str:
+        """The language of this socket's refusals, chosen once from its handshake."""
+        return socket_language(self.scope)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.rate.allow():
@@ -181,7 +190,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("game %s: socket closed for flooding", self.game_id)
             await self.close(code=CLOSE_FLOODING)
             return
-        await self._send(protocol.reject(n=None, error="too many messages: slow down", code="rate_limited"))
+        await self._send(protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited"))
 
     def _catch_up(self, *, since: int | None) -> tuple[int, list[str]]:
         """The game's version, and the frames that bring a client that has version `since` up to it:
@@ -196,7 +205,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:
         if self.player is None:
-            raise GameError("this socket has no player")
+            raise GameError(_("this socket has no player"))
         now = timezone.now()
         if isinstance(message, protocol.MoveMessage):
             game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=now)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
@@ -25,6 +26,16 @@ class Follower(Protocol):
         """Write one event (version `v`, encoded as `frame`) to the socket."""
 
 
+class Companion(Protocol):
+    """A per-process service that lives as long as the hub (games/watching: counts, lists, badges)."""
+
+    async def stop(self) -> None: ...
+
+
+# A handler for the other messages that reach the hub's channel (not events): watcher counts, badges.
+MessageHandler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
 class Hub:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.layer: Any = get_channel_layer()
@@ -32,13 +43,20 @@ class Hub:
         self.channel: str | None = None
         self.reader: asyncio.Task[None] | None = None
         self.ready = asyncio.Lock()
+        self.handlers: dict[str, MessageHandler] = {}
+        self.companions: list[Companion] = []
         events.start_publisher(loop)
+
+    async def _open(self) -> str:
+        """This process's channel, opened (and read) on first use; call with `ready` held."""
+        if self.channel is None:
+            self.channel = await self.layer.new_channel(prefix="hub.")
+            self.reader = asyncio.get_running_loop().create_task(self._read(self.channel))
+        return self.channel
 
     async def follow(self, game_id: int, follower: Follower) -> None:
         async with self.ready:
-            if self.channel is None:
-                self.channel = await self.layer.new_channel(prefix="hub.")
-                self.reader = asyncio.get_running_loop().create_task(self._read(self.channel))
+            await self._open()
             followers = self.followers.setdefault(game_id, set())
             if not followers:
                 await self.layer.group_add(events.group_name(game_id), self.channel)
@@ -55,8 +73,23 @@ class Hub:
                 assert self.channel is not None
                 await self.layer.group_discard(events.group_name(game_id), self.channel)
 
+    async def listen(self, message_type: str, handler: MessageHandler, *, group: str | None = None) -> None:
+        """Hand the messages of `message_type` that reach this process's channel to `handler`; with
+        `group`, also subscribe the channel to that group (one every process hears)."""
+        async with self.ready:
+            channel = await self._open()
+            self.handlers[message_type] = handler
+            if group is not None:
+                await self.layer.group_add(group, channel)
+
+    def attach(self, companion: Companion) -> None:
+        """Stop `companion` when the hub stops."""
+        self.companions.append(companion)
+
     async def stop(self) -> None:
         """Stop reading and publishing (for an event loop that is about to close)."""
+        for companion in self.companions:
+            await companion.stop()
         for task in (self.reader, events.stop_publisher()):
             if task is not None:
                 task.cancel()
@@ -71,6 +104,7 @@ class Hub:
         while True:
             message = await self.layer.receive(channel)
             if message.get("type") != events.EVENT_MESSAGE:
+                await self._handle(message)
                 continue
             for follower in tuple(self.followers.get(message["game"], ())):
                 try:
@@ -78,6 +112,15 @@ class Hub:
                 except Exception:
                     # One broken socket must not starve the others of the event.
                     logger.exception("game %s: event v%s not delivered to a socket", message["game"], message["v"])
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        handler = self.handlers.get(message.get("type", ""))
+        if handler is None:
+            return
+        try:
+            await handler(message)
+        except Exception:
+            logger.exception("hub: a %s message was not handled", message.get("type"))
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

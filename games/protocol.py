@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from django.utils.translation import gettext as _
+
 # A move message is about 40 bytes; anything near this is junk or abuse.
 MAX_MESSAGE_BYTES = 1024
 
@@ -82,34 +84,40 @@ def _is_int(value: object) -> TypeGuard[int]:
 def parse_client_message(text: str | None) -> ClientMessage:
     """Parse one text frame from a player's socket; raise ProtocolError saying what is wrong."""
     if text is None:
-        raise ProtocolError("send JSON text frames, not binary")
+        raise ProtocolError(_("send JSON text frames, not binary"))
     if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large: {len(text)} characters, at most {MAX_MESSAGE_BYTES}", code="too_large")
+        raise ProtocolError(
+            _("message too large: %(size)s characters, at most %(limit)s")
+            % {"size": len(text), "limit": MAX_MESSAGE_BYTES},
+            code="too_large",
+        )
     try:
         content: Any = json.loads(text)
     except RecursionError:  # e.g. a thousand "[": deeper than Python's parser goes, still just bad input
-        raise ProtocolError("malformed JSON: nested too deeply") from None
+        raise ProtocolError(_("malformed JSON: nested too deeply")) from None
     except ValueError:
-        raise ProtocolError("malformed JSON") from None
+        raise ProtocolError(_("malformed JSON")) from None
     if not isinstance(content, dict):
-        raise ProtocolError("a message is a JSON object with a type field 't'")
+        raise ProtocolError(_("a message is a JSON object with a type field 't'"))
     n = content.get("n")
     if not _is_int(n) or not 0 <= n < 2**31:
-        raise ProtocolError("'n' must be a whole number (the message's sequence number)")
+        raise ProtocolError(_("'n' must be a whole number (the message's sequence number)"))
     kind = content.get("t")
     if kind == "move":
         move = content.get("move")
         if not isinstance(move, list) or len(move) != 2 or not all(_is_int(index) for index in move):
-            raise ProtocolError("'move' must be [from, to], two whole numbers", n=n, code="illegal_move")
+            raise ProtocolError(_("'move' must be [from, to], two whole numbers"), n=n, code="illegal_move")
         return MoveMessage(n=n, move=(move[0], move[1]))
     if kind == "undo":
         return UndoMessage(n=n)
     if kind == "sync":
         v = content.get("v")
         if not _is_int(v) or not 0 <= v < 2**31:
-            raise ProtocolError("'v' must be a whole number (the last version the client has)", n=n)
+            raise ProtocolError(_("'v' must be a whole number (the last version the client has)"), n=n)
         return SyncMessage(n=n, v=v)
-    raise ProtocolError(f"unknown message type {kind!r}: use 'move', 'undo' or 'sync'", n=n, code="unknown_type")
+    raise ProtocolError(
+        _("unknown message type %(type)r: use 'move', 'undo' or 'sync'") % {"type": kind}, n=n, code="unknown_type"
+    )
 
 
 def ack(*, n: int, version: int, piles: int, status: str, result: dict[str, Any] | None) -> dict[str, Any]:

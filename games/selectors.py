@@ -7,6 +7,7 @@ import datetime
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 
@@ -24,7 +25,7 @@ def game_get(*, game_id: int) -> Game:
     """The game with its deal and player, or GameNotFound."""
     game = Game.objects.select_related("deal", "player").filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(f"there is no game {game_id}")
+        raise GameNotFound(_("there is no game %(game)s") % {"game": game_id})
     return game
 
 
@@ -32,7 +33,7 @@ def game_get_for_player(*, game_id: int, player: Player | None) -> Game:
     """The game, if `player` owns it; GameNotFound or NotYourGame otherwise."""
     game = game_get(game_id=game_id)
     if player is None or game.player_id != player.pk:
-        raise NotYourGame(f"game {game_id} belongs to another player")
+        raise NotYourGame(_("game %(game)s belongs to another player") % {"game": game_id})
     return game
 
 
@@ -49,11 +50,11 @@ def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tupl
     such indicator: it would be a hint."""
     game = game_get_for_player(game_id=game_id, player=player)
     if game.ranked:
-        raise GameError("the still-winnable indicator is for unranked games only")
+        raise GameError(_("the still-winnable indicator is for unranked games only"))
     if game.status != Game.Status.PLAYING:
-        raise GameFinished(f"game {game_id} is finished: see its analysis instead")
+        raise GameFinished(_("game %(game)s is finished: see its analysis instead") % {"game": game_id})
     if winning_lines_withheld(game=game, today=today):
-        raise LinesWithheld("no still-winnable indicator on a daily deal before its day is over (UTC)")
+        raise LinesWithheld(_("no still-winnable indicator on a daily deal before its day is over (UTC)"))
     time_limit = settings.SOLVER_TIME_LIMIT
     status = solver_run(analysis.position_status, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     return game, status
@@ -69,9 +70,9 @@ def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) 
     withheld (None) until that date is over."""
     game = game_get(game_id=game_id)
     if not game_visible_to(game=game, player=player, today=today):
-        raise GameNotFound(f"there is no game {game_id} you can see")
+        raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
     if game.status != Game.Status.FINISHED:
-        raise GameError(f"game {game_id} is still being played: the analysis comes after the game")
+        raise GameError(_("game %(game)s is still being played: the analysis comes after the game") % {"game": game_id})
     time_limit = settings.SOLVER_TIME_LIMIT
     found = solver_run(
         analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -22,7 +23,10 @@ class ClosedInputSerializer(serializers.Serializer):
         if unknown:
             allowed = ", ".join(self.fields)
             raise serializers.ValidationError(
-                {unknown[0]: f"not a field of this request (it takes {allowed}): the server decides the rest"}
+                {
+                    unknown[0]: _("not a field of this request (it takes %(fields)s): the server decides the rest")
+                    % {"fields": allowed}
+                }
             )
         return attrs
 

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import Player
 
 from . import engine, events, fair_play, selectors, store
 from .engine import solver
+from .engine.cards import describe
 from .errors import (
     AttemptDayOver,
     GameChanged,
@@ -83,10 +85,10 @@ def game_start(
         deal = deal_for_code(code=engine.new_deal_code())
     elif mode == Game.Mode.CODE:
         if not code:
-            raise GameError("a deal code is needed to play a code, such as 'K7QD-M2XP'")
+            raise GameError(gettext("a deal code is needed to play a code, such as 'K7QD-M2XP'"))
         deal = deal_for_code(code=code)
     else:
-        raise GameError(f"unknown mode {mode!r}: use daily, new or code")
+        raise GameError(gettext("unknown mode %(mode)r: use daily, new or code") % {"mode": mode})
     return _game_start_on(player=player, deal=deal, mode=mode, race_code="", now=now, address=address)
 
 
@@ -139,25 +141,31 @@ def _game_start_on(
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
     game = store.lock_game(game_id)
     if game is None:
-        raise GameNotFound(f"there is no game {game_id}")
+        raise GameNotFound(gettext("there is no game %(game)s") % {"game": game_id})
     if game.player_id != player.pk:
-        raise NotYourGame(f"game {game_id} belongs to another player")
+        raise NotYourGame(gettext("game %(game)s belongs to another player") % {"game": game_id})
     return game
 
 
 def _lock_own_playing_game(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     game = _lock_own_game(game_id=game_id, player=player)
     if game.status != Game.Status.PLAYING:
-        raise GameFinished(f"game {game_id} is finished and cannot change")
+        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": game_id})
     if now < game.started_at:
-        raise GameNotStarted(f"game {game_id} has not started yet: its clock starts at {game.started_at:%H:%M:%S} UTC")
+        raise GameNotStarted(
+            gettext("game %(game)s has not started yet: its clock starts at %(time)s UTC")
+            % {"game": game_id, "time": f"{game.started_at:%H:%M:%S}"}
+        )
     return game
 
 
 def _day_over(game: Game) -> AttemptDayOver:
     return AttemptDayOver(
-        f"game {game.pk} was the ranked attempt at the daily deal of {game.deal.daily_date}: that day is over "
-        "(midnight UTC), so it was closed where it stood"
+        gettext(
+            "game %(game)s was the ranked attempt at the daily deal of %(date)s: that day is over "
+            "(midnight UTC), so it was closed where it stood"
+        )
+        % {"game": game.pk, "date": game.deal.daily_date}
     )
 
 
@@ -186,7 +194,17 @@ def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
     try:
         return engine.replay(game.deal.cards, moves)  # type: ignore[arg-type]
     except engine.IllegalMove as error:
-        raise IllegalMoveError(str(error), index=error.index) from error
+        raise _illegal_move(error) from error
+
+
+def _illegal_move(error: engine.IllegalMove) -> IllegalMoveError:
+    """The engine's refusal in the request's language (the engine's own words are English)."""
+    words = {"move": describe(error.move), "reason": gettext(error.template) % error.details}
+    if error.index is None:
+        return IllegalMoveError(gettext("move %(move)s: %(reason)s") % words)
+    return IllegalMoveError(
+        gettext("move %(number)s %(move)s: %(reason)s") % {**words, "number": error.index + 1}, index=error.index
+    )
 
 
 def _record_finish(
@@ -264,9 +282,11 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
         if game.status == Game.Status.FINISHED:
             if moves == game.moves:
                 return game
-            raise GameFinished(f"game {game_id} is finished already: its result stands")
+            raise GameFinished(gettext("game %(game)s is finished already: its result stands") % {"game": game_id})
         if now < game.started_at:
-            raise GameNotStarted(f"game {game_id} has not started yet: it cannot be finished")
+            raise GameNotStarted(
+                gettext("game %(game)s has not started yet: it cannot be finished") % {"game": game_id}
+            )
         if not _closed_if_day_over(game, now=now):
             position = _replay(game, moves)
             line = [list(step) for step in moves]  # type: ignore[call-overload]
@@ -289,15 +309,15 @@ def game_hint(
     player's explicit `accept_unranked`. An undecided ("unknown") answer costs nothing."""
     game = selectors.game_get_for_player(game_id=game_id, player=player)
     if game.status != Game.Status.PLAYING:
-        raise GameFinished(f"game {game_id} is finished: no hints")
+        raise GameFinished(gettext("game %(game)s is finished: no hints") % {"game": game_id})
     if selectors.attempt_day_over(game=game, today=now.date()):
         game_close_if_day_over(game_id=game_id, now=now)
         raise _day_over(game)
     if not game.ranked and selectors.winning_lines_withheld(game=game, today=now.date()):
         # A practice game of a day not over would hand its winning line to a fresh ranked attempt.
-        raise LinesWithheld("no hints on a practice game of a daily deal before its day is over (UTC)")
+        raise LinesWithheld(gettext("no hints on a practice game of a daily deal before its day is over (UTC)"))
     if game.ranked and not accept_unranked:
-        raise NeedsUnrankedConsent("a hint makes this game unranked for good: confirm with accept_unranked")
+        raise NeedsUnrankedConsent(gettext("a hint makes this game unranked for good: confirm with accept_unranked"))
     time_limit = settings.SOLVER_TIME_LIMIT
     # The search runs outside any transaction: the game row is not locked while the solver works.
     advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
@@ -306,7 +326,7 @@ def game_hint(
     with transaction.atomic():
         locked = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if locked.version != game.version:
-            raise GameChanged("the game changed while the hint was worked out: ask again")
+            raise GameChanged(gettext("the game changed while the hint was worked out: ask again"))
         locked.ranked = False
         locked.hints += 1
         events.append(locked, kind=GameEvent.Kind.HINT, at=now, changed=["ranked", "hints"])

@@ -13,6 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from .errors import SolverBusy
 
@@ -53,18 +54,18 @@ def solver_run(function: Callable[..., Result], *args: Any, time_limit: float) -
     pool, slots = _executor()
     if not slots.acquire(blocking=False):
         logger.warning("solver busy: %s refused", function.__name__)
-        raise SolverBusy("the solver is busy right now: try again in a moment")
+        raise SolverBusy(_("the solver is busy right now: try again in a moment"))
     try:
         future: Future[Result] = pool.submit(function, *args)
     except (BrokenProcessPool, RuntimeError) as error:
         slots.release()
         _discard_broken_pool(pool)
-        raise SolverBusy("the solver is restarting: try again in a moment") from error
+        raise SolverBusy(_("the solver is restarting: try again in a moment")) from error
     future.add_done_callback(lambda _: slots.release())
     try:
         return future.result(timeout=time_limit + _GRACE_SECONDS)
     except FutureTimeout as error:
-        raise SolverBusy("the solver took too long: try again in a moment") from error
+        raise SolverBusy(_("the solver took too long: try again in a moment")) from error
     except BrokenProcessPool as error:
         _discard_broken_pool(pool)
-        raise SolverBusy("the solver is restarting: try again in a moment") from error
+        raise SolverBusy(_("the solver is restarting: try again in a moment")) from error

@@ -7,6 +7,7 @@ import re
 from dataclasses import asdict
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
@@ -43,9 +44,9 @@ def _date(text: str, *, today: datetime.date, future: bool = False) -> datetime.
             raise ValueError(text)
         day = datetime.date.fromisoformat(text)
     except ValueError as error:
-        raise ValidationError({"date": f"{text[:40]!r} is not a date such as 2026-11-30"}) from error
+        raise ValidationError({"date": _("%(text)r is not a date such as 2026-11-30") % {"text": text[:40]}}) from error
     if day > today and not future:
-        raise ValidationError({"date": f"{day} has not begun yet (UTC): its board opens that day"})
+        raise ValidationError({"date": _("%(date)s has not begun yet (UTC): its board opens that day") % {"date": day}})
     return day
 
 

@@ -11,6 +11,7 @@ import math
 
 from django.core.cache import cache
 from django.db.models import Avg, Count, QuerySet
+from django.utils.translation import gettext
 
 from accounts.models import Player
 from games.models import Game
@@ -110,7 +111,7 @@ def daily_board_page(*, date: datetime.date, page: int, page_size: int) -> Board
     scores = _Scores(date)
     pages = max(1, math.ceil(scores.count / page_size))
     if page > pages:
-        raise PastLastPage(f"page {page} is past the last page, {pages}")
+        raise PastLastPage(gettext("page %(page)s is past the last page, %(pages)s") % {"page": page, "pages": pages})
     offset = (page - 1) * page_size
     keys: list[int] = []
     if scores.count:

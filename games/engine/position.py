@@ -14,16 +14,25 @@ Move = tuple[int, int]
 _MAX_INDEX = 51
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a reason for the site's translation catalogues (makemessages finds this name); the engine
+    itself speaks English and knows nothing of translations."""
+    return text
+
+
 class IllegalMove(ValueError):
     """A move that the rules do not allow. `index` is its place in a submitted list (0-based, or
-    None for a single move) and `reason` says why, in words a player understands."""
+    None for a single move) and `reason` says why, in words a player understands: the English
+    `template` filled with `details`, so that the site can fill a translated template instead."""
 
-    def __init__(self, move: object, reason: str, index: int | None = None) -> None:
+    def __init__(self, move: object, template: str, index: int | None = None, **details: object) -> None:
         self.move = move
-        self.reason = reason
+        self.template = template
+        self.details = details
+        self.reason = template % details
         self.index = index
         where = f"move {index + 1} " if index is not None else "move "
-        super().__init__(f"{where}{describe(move)}: {reason}")
+        super().__init__(f"{where}{describe(move)}: {self.reason}")
 
 
 @dataclass(frozen=True)
@@ -54,23 +63,33 @@ class Position:
 def _check_move_shape(move: object, piles: int, index: int | None) -> Move:
     """Return (from, to) as ints, or raise IllegalMove for junk, out-of-range or wrong-distance moves."""
     if not isinstance(move, (list, tuple)) or len(move) != 2:
-        raise IllegalMove(move, "a move is a pair [from, to]", index)
+        raise IllegalMove(move, gettext_noop("a move is a pair [from, to]"), index)
     source, target = move
     # type() rather than isinstance(): True and False are ints to isinstance.
     if type(source) is not int or type(target) is not int:
-        raise IllegalMove(move, "positions must be whole numbers", index)
+        raise IllegalMove(move, gettext_noop("positions must be whole numbers"), index)
     if piles == 1:
-        raise IllegalMove(move, "the row is a single pile: the game is won and no move remains", index)
+        raise IllegalMove(move, gettext_noop("the row is a single pile: the game is won and no move remains"), index)
     if not 0 <= source < piles or not 0 <= target < piles or source > _MAX_INDEX:
-        raise IllegalMove(move, f"position out of range: the row has {piles} piles (0 to {piles - 1})", index)
+        raise IllegalMove(
+            move,
+            gettext_noop("position out of range: the row has %(piles)s piles (0 to %(last)s)"),
+            index,
+            piles=piles,
+            last=piles - 1,
+        )
     if target != source - 1 and target != source - 3:
-        raise IllegalMove(move, "a pile moves onto the pile 1 or 3 places to its left", index)
+        raise IllegalMove(move, gettext_noop("a pile moves onto the pile 1 or 3 places to its left"), index)
     return source, target
 
 
 def _mismatch(move: object, tops: Sequence[str], source: int, target: int, index: int | None) -> IllegalMove:
     return IllegalMove(
-        move, f"cards do not match: {tops[source]} onto {tops[target]} share neither suit nor rank", index
+        move,
+        gettext_noop("cards do not match: %(source)s onto %(target)s share neither suit nor rank"),
+        index,
+        source=tops[source],
+        target=tops[target],
     )
 
 
@@ -106,7 +125,7 @@ def replay(deal: Sequence[str], moves: Sequence[Sequence[int]]) -> Position:
     """
     validate_deal(deal)
     if not isinstance(moves, (list, tuple)):
-        raise IllegalMove(moves, "the moves must be a list of [from, to] pairs", 0)
+        raise IllegalMove(moves, gettext_noop("the moves must be a list of [from, to] pairs"), 0)
     # No length check up front: a 52nd move always fails (one pile is left), so the loop below stops
     # by index 51 at the latest, and it names the first bad move even in an over-long list.
     codes = [CARD_INDEX[card] for card in deal]

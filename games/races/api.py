@@ -32,7 +32,7 @@ def _room_answer(code: str, *, answer_status: int = status.HTTP_200_OK) -> Respo
 
 
 class RaceCreateApi(APIView):
-    throttle_classes = [RoomCreateRateThrottle]
+    throttle_classes = [*APIView.throttle_classes, RoomCreateRateThrottle]
 
     @extend_schema(
         operation_id="races_create",

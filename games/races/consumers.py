@@ -12,11 +12,13 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
 from accordion_site.errors import ServiceError
 from accounts.models import Player
+from games.consumers import GameConsumer
 from games.protocol import MessageRate
 
 from . import protocol, services
@@ -52,7 +54,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.entered = False
         try:
             if not self.code:
-                raise RoomNotFound("there is no such race room")
+                raise RoomNotFound(_("there is no such race room"))
             # Enter the relay before reading the room, so that nothing stored in between is missed.
             relay = await rooms().enter(self.code, self)
             self.entered = True
@@ -82,7 +84,10 @@ class RaceConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
+        with translation.override(self.language):
+            await handler(message)
+
+    language = GameConsumer.language
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.rate.allow():
@@ -146,8 +151,10 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return services.race_advance(code=code, now=now)
         room = room_get(code=code)
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
-            raise NotStarted("the race has not started: no moves before the start signal")
-        raise ServiceError("moves go to your game's own socket (the game's `ws`), not to the room", code="wrong_socket")
+            raise NotStarted(_("the race has not started: no moves before the start signal"))
+        raise ServiceError(
+            _("moves go to your game's own socket (the game's `ws`), not to the room"), code="wrong_socket"
+        )
 
     async def _write_room(self, message: dict[str, Any], *, again: bool) -> None:
         """The message's frames, unless this socket has a newer room already (`again`: send it even if
@@ -181,7 +188,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             logger.warning("race %s: socket closed for flooding", self.code)
             await self.close(code=CLOSE_FLOODING)
             return
-        await self._send(protocol.reject(n=None, error="too many messages: slow down", code="rate_limited"))
+        await self._send(protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited"))
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext as _
 
 from games.protocol import MAX_MESSAGE_BYTES, ProtocolError
 
@@ -105,49 +106,55 @@ def _whole(value: object) -> TypeGuard[int]:
 def parse_client_message(text: str | None) -> ClientMessage:
     """Parse one text frame from a room socket; raise ProtocolError saying what is wrong."""
     if text is None:
-        raise ProtocolError("send JSON text frames, not binary")
+        raise ProtocolError(_("send JSON text frames, not binary"))
     if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large: {len(text)} characters, at most {MAX_MESSAGE_BYTES}", code="too_large")
+        raise ProtocolError(
+            _("message too large: %(size)s characters, at most %(limit)s")
+            % {"size": len(text), "limit": MAX_MESSAGE_BYTES},
+            code="too_large",
+        )
     try:
         content: Any = json.loads(text)
     except RecursionError:  # e.g. a thousand "[": deeper than Python's parser goes, still just bad input
-        raise ProtocolError("malformed JSON: nested too deeply") from None
+        raise ProtocolError(_("malformed JSON: nested too deeply")) from None
     except ValueError:
-        raise ProtocolError("malformed JSON") from None
+        raise ProtocolError(_("malformed JSON")) from None
     if not isinstance(content, dict):
-        raise ProtocolError("a message is a JSON object with a type field 't'")
+        raise ProtocolError(_("a message is a JSON object with a type field 't'"))
     n = content.get("n")
     if not _whole(n):
-        raise ProtocolError("'n' must be a whole number (the message's sequence number)")
+        raise ProtocolError(_("'n' must be a whole number (the message's sequence number)"))
     kind = content.get("t")
     if kind in _SIMPLE:
         return _SIMPLE[kind](n=n)
     if kind == "ready":
         ready = content.get("ready", True)
         if not isinstance(ready, bool):
-            raise ProtocolError("'ready' must be true or false", n=n)
+            raise ProtocolError(_("'ready' must be true or false"), n=n)
         return ReadyMessage(n=n, ready=ready)
     if kind == "kick":
         player = content.get("player")
         if not _whole(player):
-            raise ProtocolError("'player' must be the id of the racer to kick", n=n)
+            raise ProtocolError(_("'player' must be the id of the racer to kick"), n=n)
         return KickMessage(n=n, player=player)
     if kind == "ghost":
         game = content.get("game")
         if game is not None and not _whole(game):
-            raise ProtocolError("'game' must be the id of a finished game, or null to drop the ghost", n=n)
+            raise ProtocolError(_("'game' must be the id of a finished game, or null to drop the ghost"), n=n)
         return GhostMessage(n=n, game=game)
     if kind == "settings":
         time_limit = content.get("time_limit")
         if time_limit is not None and not _whole(time_limit):
-            raise ProtocolError("'time_limit' must be a whole number of seconds", n=n)
+            raise ProtocolError(_("'time_limit' must be a whole number of seconds"), n=n)
         code = (content["code"] or "") if "code" in content else None  # null or "": a fresh deal
         if code is not None and not isinstance(code, str):
-            raise ProtocolError("'code' must be a deal code, or null for a fresh deal", n=n)
+            raise ProtocolError(_("'code' must be a deal code, or null for a fresh deal"), n=n)
         return SettingsMessage(n=n, time_limit=time_limit, code=code)
     if kind in ("move", "undo"):
         return MoveMessage(n=n)
-    raise ProtocolError(f"unknown message type {kind!r}: use {_TYPES}", n=n, code="unknown_type")
+    raise ProtocolError(
+        _("unknown message type %(type)r: use %(types)s") % {"type": kind, "types": _TYPES}, n=n, code="unknown_type"
+    )
 
 
 # --- server → client ------------------------------------------------------------------------------

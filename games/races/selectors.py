@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts.models import Player
 from games import engine, events
 from games.engine.deals import CODE_ALPHABET
@@ -34,7 +36,7 @@ def room_get(*, code: str) -> Room:
     canonical = normalize_room_code(code)
     room = Room.objects.filter(code=canonical).first() if canonical else None
     if room is None:
-        raise RoomNotFound(f"there is no race room {code[:20]!r}")
+        raise RoomNotFound(_("there is no race room %(code)r") % {"code": code[:20]})
     return room
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
 from accounts.models import Player
 from games import engine
@@ -68,7 +69,7 @@ def _lock_room(code: str) -> Room:
     canonical = normalize_room_code(code)
     room = Room.objects.select_for_update().filter(code=canonical).first() if canonical else None
     if room is None:
-        raise RoomNotFound(f"there is no race room {code[:20]!r}")
+        raise RoomNotFound(gettext("there is no race room %(code)r") % {"code": code[:20]})
     return room
 
 
@@ -90,27 +91,32 @@ def _seats(room: Room) -> list[Racer]:
 def _active_seat(room: Room, player: Player | None) -> Racer:
     seat = racer_seat(room=room, player=player)
     if seat is None or seat.kicked or seat.left_at is not None:
-        raise NotRacer("only the room's racers can do that: you are watching")
+        raise NotRacer(gettext("only the room's racers can do that: you are watching"))
     return seat
 
 
 def _host_seat(room: Room, player: Player | None) -> Racer:
     seat = _active_seat(room, player)
     if room.host_id != seat.player_id:
-        raise NotHost("only the host can do that")
+        raise NotHost(gettext("only the host can do that"))
     return seat
 
 
 def _in_state(room: Room, *states: str, doing: str) -> None:
     if room.state not in states:
-        raise WrongState(f"cannot {doing} while the room is {room.state}")
+        raise WrongState(
+            gettext("cannot %(doing)s while the room is %(state)s") % {"doing": doing, "state": room.state}
+        )
 
 
 def _time_limit(seconds: int | None) -> int:
     if seconds is None:
         return DEFAULT_TIME_LIMIT
     if not MIN_TIME_LIMIT <= seconds <= MAX_TIME_LIMIT:
-        raise RaceError(f"time_limit: from {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} seconds, not {seconds}")
+        raise RaceError(
+            gettext("time_limit: from %(least)s to %(most)s seconds, not %(seconds)s")
+            % {"least": MIN_TIME_LIMIT, "most": MAX_TIME_LIMIT, "seconds": seconds}
+        )
     return seconds
 
 
@@ -128,10 +134,13 @@ def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
     """A finished game `player` may see, to race as a ghost (the spoiler rule holds for ghosts too)."""
     game = game_selectors.game_get(game_id=game_id)
     if game.status != Game.Status.FINISHED:
-        raise RaceError(f"game {game_id} is still being played: only a finished game can be a ghost")
+        raise RaceError(
+            gettext("game %(game)s is still being played: only a finished game can be a ghost") % {"game": game_id}
+        )
     if not game_selectors.game_visible_to(game=game, player=player, today=today):
         raise SpoilerWithheld(
-            f"game {game_id} is on a daily deal whose day is not over: its moves stay hidden till then"
+            gettext("game %(game)s is on a daily deal whose day is not over: its moves stay hidden till then")
+            % {"game": game_id}
         )
     return game
 
@@ -142,7 +151,9 @@ def _check_spoiler(room: Room, player: Player | None, today: datetime.date) -> N
     if ghost is None or ghost.ghost is None:
         return
     if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
-        raise SpoilerWithheld("this room races a ghost on a daily deal whose day is not over: its moves stay hidden")
+        raise SpoilerWithheld(
+            gettext("this room races a ghost on a daily deal whose day is not over: its moves stay hidden")
+        )
 
 
 def _hand_over(room: Room, leaving: Player) -> list[str]:
@@ -177,7 +188,7 @@ def room_create(
     code = _deal_code(deal_code)
     ghost = _ghost_game(player=host, game_id=ghost_game_id, today=now.date()) if ghost_game_id is not None else None
     if code and ghost is not None:
-        raise RaceError("race either a deal code or a ghost (which brings its own deal), not both")
+        raise RaceError(gettext("race either a deal code or a ghost (which brings its own deal), not both"))
     room = None
     for _ in range(_CODE_ATTEMPTS):
         try:
@@ -249,7 +260,7 @@ def race_disconnect(*, code: str, player: Player) -> RoomNews:
 def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
     room = _lock_room(code)
     seat = _active_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing="change readiness")
+    _in_state(room, Room.State.LOBBY, doing=gettext("change readiness"))
     if seat.ready == ready:
         return RoomNews(code=room.code)
     seat.ready = ready
@@ -264,13 +275,13 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     ready watch this round. The deal is still not chosen: that happens at the start signal."""
     room = _lock_room(code)
     host = _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing="start")
+    _in_state(room, Room.State.LOBBY, doing=gettext("start"))
     host.ready = True
     host.save(update_fields=["ready"])
     humans = [seat for seat in _seats(room) if seat.player_id is not None]
     ready = [seat for seat in humans if seat.ready]
     if len(ready) < 2 and len(ready) < len(humans):
-        raise NotEnoughReady("the race starts when at least two racers are ready, or everyone is")
+        raise NotEnoughReady(gettext("the race starts when at least two racers are ready, or everyone is"))
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
     room.state = Room.State.COUNTDOWN
     room.starts_at = now + datetime.timedelta(seconds=COUNTDOWN_SECONDS)
@@ -283,12 +294,14 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
 def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
     room = _lock_room(code)
     _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing="kick")
+    _in_state(room, Room.State.LOBBY, doing=gettext("kick"))
     if player is not None and target == player.pk:
-        raise RaceError("the host cannot kick themselves: leave instead")
+        raise RaceError(gettext("the host cannot kick themselves: leave instead"))
     seat = Racer.objects.filter(room=room, round=room.round, player_id=target, kicked=False).first()
     if seat is None:
-        raise RaceError(f"player {target} is not racing in this room", code="not_found", status=404)
+        raise RaceError(
+            gettext("player %(player)s is not racing in this room") % {"player": target}, code="not_found", status=404
+        )
     seat.kicked = True
     seat.ready = False
     seat.save(update_fields=["kicked", "ready"])
@@ -326,7 +339,7 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
     """After the race: the next round in the same room, with the same racers, on a new deal."""
     room = _lock_room(code)
     _host_seat(room, player)
-    _in_state(room, Room.State.FINISHED, doing="ask for a rematch")
+    _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
     staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
     room.round += 1
     room.state = Room.State.LOBBY
@@ -357,13 +370,13 @@ def race_settings(
     None leaves a setting as it is."""
     room = _lock_room(code)
     _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing="change the settings")
+    _in_state(room, Room.State.LOBBY, doing=gettext("change the settings"))
     if time_limit is not None:
         room.time_limit = _time_limit(time_limit)
     if deal_code is not None:
         room.deal_code = _deal_code(deal_code)
     if room.deal_code and Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).exists():
-        raise RaceError("code: the ghost brings its own deal; drop the ghost to race a deal code")
+        raise RaceError(gettext("code: the ghost brings its own deal; drop the ghost to race a deal code"))
     _save(room, "time_limit", "deal_code")
     return RoomNews(code=room.code, kinds=["changed"])
 
@@ -373,7 +386,7 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
     """The host races a finished game as a ghost (its deal becomes the race's), or drops the ghost."""
     room = _lock_room(code)
     host = _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing="change the ghost")
+    _in_state(room, Room.State.LOBBY, doing=gettext("change the ghost"))
     Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
     if game_id is not None:
         ghost = _ghost_game(player=host.player, game_id=game_id, today=now.date())  # type: ignore[arg-type]
@@ -381,9 +394,12 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
             if seat.player is not None and not game_selectors.game_visible_to(
                 game=ghost, player=seat.player, today=now.date()
             ):
-                raise SpoilerWithheld(f"game {game_id} stays hidden from {seat.player.nickname} until its day is over")
+                raise SpoilerWithheld(
+                    gettext("game %(game)s stays hidden from %(nickname)s until its day is over")
+                    % {"game": game_id, "nickname": seat.player.nickname}
+                )
         if Racer.objects.filter(room=room, round=room.round, kicked=False).count() >= MAX_RACERS:
-            raise RoomFull(f"the room is full: {MAX_RACERS} racers at most")
+            raise RoomFull(gettext("the room is full: %(most)s racers at most") % {"most": MAX_RACERS})
         Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
         room.deal_code = ""
     _save(room, "deal_code")

@@ -123,6 +123,8 @@ def site_url(site_database_url: str) -> Iterator[str]:
             # the suite, so they are lifted here (tests/games/test_fair_play.py covers them).
             "GUEST_CREATION_RATE": "10000/hour",
             "RANKED_ATTEMPTS_PER_ADDRESS": "10000",
+            "API_VISITOR_RATE": "100000/minute",
+            "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "100000",
         }
         log = Path(tmp) / "daphne.log"
         migrate = subprocess.run(
@@ -174,10 +176,15 @@ def browser() -> Iterator[Browser]:
 
 
 @contextmanager
-def player_page(browser: Browser, site_url: str) -> Iterator[Page]:
-    """A page in a fresh browser context: its own cookies, so its own guest player. A script error on
-    any page of the context fails the test."""
-    context = browser.new_context(base_url=site_url, viewport={"width": 1280, "height": 800})
+def player_page(
+    browser: Browser, site_url: str, *, width: int = 1280, height: int = 800, locale: str = "en-GB"
+) -> Iterator[Page]:
+    """A page in a fresh browser context: its own cookies, so its own guest player; `locale` is the
+    browser's language (its Accept-Language). A script error on any page of the context fails the test.
+    The page's Content-Security-Policy is bypassed only so the accessibility test can inject axe-core."""
+    context = browser.new_context(
+        base_url=site_url, viewport={"width": width, "height": height}, locale=locale, bypass_csp=True
+    )
     context.set_default_timeout(10_000)
     errors: list[str] = []
 

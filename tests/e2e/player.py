@@ -52,6 +52,17 @@ def play(page: Page, move: list[int] | tuple[int, int]) -> None:
     expect(page.locator(PILE)).to_have_count(count - 1)
 
 
+def play_any_move(page: Page) -> None:
+    """Click the first bright (movable) pile, and the first lit target if it asks where to go."""
+    count = page.locator(PILE).count()
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    page.locator(f"{PILE}.movable").first.click()
+    targets = page.locator(f"{PILE}.target")
+    if targets.count():
+        targets.first.click()
+    expect(page.locator(PILE)).to_have_count(count - 1)
+
+
 def end_game(page: Page) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_test_id("end-game").click()

@@ -14,7 +14,16 @@ from playwright.sync_api import Page, expect
 
 from games.engine import legal_moves, replay
 
-from .player import CARDS_HAVE_LANDED, PILE, api_game, end_game, open_board, pile, play, start_code_game
+from .player import (
+    PILE,
+    api_game,
+    end_game,
+    open_board,
+    pile,
+    play,
+    play_any_move,
+    start_code_game,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -23,17 +32,6 @@ API_POLL_TIMEOUT_S = 10
 
 
 # ---------------------------------------------------------------- what a player does
-
-
-def play_any_move(page: Page) -> None:
-    """Click the first bright (movable) pile, and the first lit target if it asks where to go."""
-    count = page.locator(PILE).count()
-    page.wait_for_function(CARDS_HAVE_LANDED)
-    page.locator(f"{PILE}.movable").first.click()
-    targets = page.locator(f"{PILE}.target")
-    if targets.count():
-        targets.first.click()
-    expect(page.locator(PILE)).to_have_count(count - 1)
 
 
 def board(page: Page) -> list[tuple[str | None, str | None]]:

@@ -270,3 +270,17 @@ def test_a_withheld_hint_answers_with_the_documented_403(client, contract):
     response = client.post(f"/api/games/{practice['id']}/hint", {}, content_type="application/json")
     assert response.status_code == 403
     contract.check(response, method="post", path="/api/games/{game_id}/hint")
+
+
+def test_a_visitor_past_the_whole_apis_allowance_gets_the_documented_429(contract, settings):
+    settings.API_VISITOR_RATE = "0/minute"
+    response = Client().get("/api/leaderboards/all-time")
+    assert response.status_code == 429
+    contract.check(response, method="get", path="/api/leaderboards/all-time")
+
+
+def test_finishing_too_often_answers_with_the_documented_429(client, contract, code_game, settings):
+    settings.FINISH_RATE = "0/minute"
+    response = finish(client, code_game, [])
+    assert response.status_code == 429
+    contract.check(response, method="post", path="/api/games/{game_id}/finish")

@@ -40,6 +40,7 @@ async function request(method, url, body) {
   } catch {
     throw new ApiError(0, gettext("The server cannot be reached. Check your connection and try again."), "network");
   }
+  if (response.status === 204) return null; // done, nothing to say (logout, password change)
   let data = null;
   try {
     data = await response.json();
@@ -87,4 +88,97 @@ export function getWinnable(id) {
 /** GET /api/games/<id>/analysis: after the game, was the deal winnable and where was it lost. */
 export function getAnalysis(id) {
   return request("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+}
+
+/** GET /api/games/<id>/events?after=<v>: {game, player, events, more}, the stored events with their times. */
+export function getGameEvents(id, after = 0) {
+  return request("GET", `/api/games/${encodeURIComponent(id)}/events?after=${encodeURIComponent(after)}`);
+}
+
+// ---------------------------------------------------------------- leaderboards
+
+function dailyPath(date, rest = "") {
+  return `/api/leaderboards/daily/${encodeURIComponent(date)}${rest}`;
+}
+
+/** A page of a day's board: {date, page, pages, count, day_over, entries: [{rank, player, score, …}]}. */
+export function getDailyBoard(date, page = 1) {
+  return request("GET", dailyPath(date, `?page=${encodeURIComponent(page)}`));
+}
+
+/** The reader's own row on a day's board: {status, entry, page}. */
+export function getDailyMine(date) {
+  return request("GET", dailyPath(date, "/me"));
+}
+
+/** A day's numbers: {players, wins, win_rate, median_score, piles: [{piles, players}]}. */
+export function getDailySummary(date) {
+  return request("GET", dailyPath(date, "/summary"));
+}
+
+/** A day's seed: {commitment, seed, attempt} (the seed once the day is over). */
+export function getDailySeed(date) {
+  return request("GET", dailyPath(date, "/seed"));
+}
+
+/** The all-time boards: {wins, streaks, average, average_from, average_to}. */
+export function getAllTimeBoards() {
+  return request("GET", "/api/leaderboards/all-time");
+}
+
+// ---------------------------------------------------------------- players and accounts
+
+/** GET /api/me: {id, nickname, account, nickname_chosen, daily_done}; 404 (ApiError) for a visitor. */
+export function getMe() {
+  return request("GET", "/api/me");
+}
+
+/** PATCH /api/me: a new nickname; 400 invalid_nickname or nickname_taken says why not. */
+export function renameMe(nickname) {
+  return request("PATCH", "/api/me", { nickname });
+}
+
+export function signUp(nickname, password) {
+  return request("POST", "/api/accounts/signup", { nickname, password });
+}
+
+export function logIn(nickname, password) {
+  return request("POST", "/api/accounts/login", { nickname, password });
+}
+
+export function logOut() {
+  return request("POST", "/api/accounts/logout", {});
+}
+
+export function changePassword(oldPassword, newPassword) {
+  return request("POST", "/api/accounts/password", { old: oldPassword, new: newPassword });
+}
+
+/** GET /api/players/<nickname>: a player's statistics, daily calendar, score chart and recent games. */
+export function getProfile(nickname) {
+  return request("GET", `/api/players/${encodeURIComponent(nickname)}`);
+}
+
+// ---------------------------------------------------------------- races
+
+/** POST /api/races/<code>/join: a seat while the room is in its lobby (a visitor becomes a guest). */
+export function joinRace(code) {
+  return request("POST", `/api/races/${encodeURIComponent(code)}/join`, {});
+}
+
+// ---------------------------------------------------------------- watching
+
+/** GET /api/live: {games, server_now, daily_open}: the games being played that may be watched. */
+export function getLive() {
+  return request("GET", "/api/live");
+}
+
+/** GET /api/me/watching: {watchable}; 404 (ApiError) for a visitor who has not played. */
+export function getWatchSetting() {
+  return request("GET", "/api/me/watching");
+}
+
+/** PUT /api/me/watching: let others watch your games live, or not. */
+export function setWatchSetting(watchable) {
+  return request("PUT", "/api/me/watching", { watchable: Boolean(watchable) });
 }

@@ -3,6 +3,8 @@
 // the browser's monotonic clock. A device whose clock is wrong, or is changed mid-game, shows the
 // same time as the server.
 
+import { localDigits } from "./locale_format.js";
+
 const TICK_MS = 250;
 
 export class GameClock {
@@ -36,11 +38,11 @@ export class GameClock {
   }
 }
 
-/** 95 → "1:35", 3725 → "1:02:05". */
+/** 95 → "1:35", 3725 → "1:02:05" (in Persian digits on a Persian page). */
 export function formatDuration(totalSeconds) {
   const seconds = Math.max(0, Math.floor(totalSeconds));
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = String(seconds % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  return localDigits(h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`);
 }

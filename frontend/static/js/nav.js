@@ -11,6 +11,18 @@ export function gamePageUrl(id) {
   return pattern.replace(/0$/, String(id));
 }
 
+/** A day's leaderboard page; `date` is "YYYY-MM-DD" (a UTC date). */
+export function dailyBoardUrl(date) {
+  const pattern = document.body.dataset.dailyUrl || "/daily/2000-01-01";
+  return pattern.replace(/2000-01-01$/, date);
+}
+
+/** The replay page of a finished game. */
+export function replayPageUrl(id) {
+  const pattern = document.body.dataset.replayUrl || "/games/0/replay";
+  return pattern.replace(/0\/replay$/, `${id}/replay`);
+}
+
 /** The link a friend opens to play the same deal: the home page with the code filled in. */
 export function dealLinkUrl(code) {
   const url = new URL(homeUrl(), window.location.origin);

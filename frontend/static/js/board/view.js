@@ -1,13 +1,16 @@
 // A row of piles drawn into any container. It knows no rules, sockets or clocks: the page says which
 // piles to light, and hears taps through `onTap`.
 //
-// - interactive: each pile is a button; a tap (or Enter/Space) calls onTap(index, event).
+// - interactive: each pile is a button; a tap (or Enter/Space) calls onTap(index, event). The row is
+//   one tab stop (a roving tabindex): the arrow keys move the focus between piles, Home/End jump to
+//   the first and last pile.
 // - read-only (watchers, replays, a finished game): piles are list items, never focusable, with no
 //   handlers; the row's label says it is only to look at.
 // - size "small": a compact row (race miniatures), the `row-small` class in site.css.
 
 import { cardName, renderCard } from "../cards.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { localDigits } from "../locale_format.js";
 import { measurePiles, slidePiles } from "./animate.js";
 
 const MAX_EDGES = 4; // stacked edge lines drawn under a pile's top card
@@ -25,18 +28,24 @@ export class BoardView {
     this.interactive = interactive;
     this.onTap = onTap;
     this.piles = [];
+    this.cursor = 0; // the pile that holds the row's tab stop
     this.row = document.createElement("div");
     this.row.className = "row";
     this.row.classList.toggle("row-small", size === "small");
     this.row.classList.toggle("read-only", !interactive);
     this.row.dataset.testid = "row";
+    // The rules read the row left to right, top to bottom, in every language.
+    this.row.dir = "ltr";
     this.row.setAttribute("role", interactive ? "group" : "list");
     this.row.setAttribute(
       "aria-label",
       interactive ? gettext("The row of piles") : gettext("The row of piles (to look at only)"),
     );
     container.replaceChildren(this.row);
-    if (interactive) this.listenForTaps();
+    if (interactive) {
+      this.listenForTaps();
+      this.listenForKeys();
+    }
   }
 
   /**
@@ -86,6 +95,7 @@ export class BoardView {
     const movableSet = new Set(movable);
     const elements = piles.map((pile, index) =>
       this.pileElement(pile, index, {
+        total: piles.length,
         movable: movableSet.has(index),
         target: targets.includes(index),
         selected: selected === index,
@@ -96,13 +106,17 @@ export class BoardView {
     this.row.replaceChildren(...elements);
     this.row.classList.toggle("choosing", selected !== null);
     this.row.classList.toggle("waiting", waiting);
-    if (focusIndex !== null && elements.length) {
-      elements[Math.min(focusIndex, elements.length - 1)].focus({ preventScroll: true });
+    if (this.interactive && elements.length) {
+      this.cursor = Math.min(focusIndex ?? this.cursor, elements.length - 1);
+      elements.forEach((element, index) => {
+        element.tabIndex = index === this.cursor ? 0 : -1;
+      });
+      if (focusIndex !== null) elements[this.cursor].focus({ preventScroll: true });
     }
     slidePiles(this.row, before, flight);
   }
 
-  pileElement(pile, index, { movable, target, selected, lit }) {
+  pileElement(pile, index, { total, movable, target, selected, lit }) {
     const top = pile[pile.length - 1];
     const element = document.createElement(this.interactive ? "button" : "div");
     const classes = ["pile"];
@@ -124,7 +138,12 @@ export class BoardView {
     element.dataset.key = pile[0];
     if (lit) element.dataset.hint = lit.move[0] === index ? "from" : "to";
     element.style.setProperty("--edges", String(Math.min(pile.length - 1, MAX_EDGES)));
-    element.setAttribute("aria-label", this.pileLabel(pile, index, { movable, target, selected, lit }));
+    // The pile's name is text inside it, not an aria-label: the drawn card (hidden from screen readers)
+    // would otherwise be visible text missing from the name (WCAG 2.5.3, "label in name").
+    const name = document.createElement("span");
+    name.className = "visually-hidden";
+    name.textContent = this.pileLabel(pile, index, { total, movable, target, selected, lit });
+    element.append(name);
 
     for (let depth = Math.min(pile.length - 1, MAX_EDGES); depth >= 1; depth -= 1) {
       const edge = document.createElement("span");
@@ -137,17 +156,21 @@ export class BoardView {
     if (pile.length > 1) {
       const count = document.createElement("span");
       count.className = "pile-count";
-      count.textContent = String(pile.length);
+      count.textContent = localDigits(pile.length);
       count.setAttribute("aria-hidden", "true");
       element.append(count);
     }
     return element;
   }
 
-  pileLabel(pile, index, { movable, target, selected, lit }) {
+  pileLabel(pile, index, { total, movable, target, selected, lit }) {
     let label = interpolate(
-      ngettext("Pile %(position)s: %(card)s, %(count)s card", "Pile %(position)s: %(card)s, %(count)s cards", pile.length),
-      { position: index + 1, card: cardName(pile[pile.length - 1]), count: pile.length },
+      ngettext(
+        "%(card)s, pile %(position)s of %(total)s, %(count)s card",
+        "%(card)s, pile %(position)s of %(total)s, %(count)s cards",
+        pile.length,
+      ),
+      { position: index + 1, total, card: cardName(pile[pile.length - 1]), count: pile.length },
     );
     if (selected) label += `. ${gettext("Chosen")}`;
     else if (target) label += `. ${gettext("Move here")}`;
@@ -160,6 +183,43 @@ export class BoardView {
 
   // While a move animates, piles slide under the pointer: a press on one pile and the release over
   // another makes the browser send the click to the row. The pile pressed is the one the player meant.
+  /** Move the row's tab stop (and the focus) to pile `index`. */
+  focusPile(index) {
+    const target = this.pileAt(index);
+    if (!target) return;
+    this.pileAt(this.cursor)?.setAttribute("tabindex", "-1");
+    this.cursor = index;
+    target.tabIndex = 0;
+    target.focus();
+  }
+
+  /** How many piles the first line of the wrapped row holds: the step of the up and down arrows. */
+  pilesPerLine() {
+    const piles = [...this.row.children];
+    const top = piles[0]?.offsetTop;
+    const count = piles.findIndex((pile) => pile.offsetTop !== top);
+    return count === -1 ? piles.length : count;
+  }
+
+  listenForKeys() {
+    this.row.addEventListener("focusin", (event) => {
+      const pile = event.target.closest(PILE);
+      if (pile && Number(pile.dataset.index) !== this.cursor) this.focusPile(Number(pile.dataset.index));
+    });
+    this.row.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const last = this.row.children.length - 1;
+      const steps = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: this.pilesPerLine(), ArrowUp: -this.pilesPerLine() };
+      let next = null;
+      if (event.key in steps) next = this.cursor + steps[event.key];
+      else if (event.key === "Home") next = 0;
+      else if (event.key === "End") next = last;
+      else return;
+      event.preventDefault();
+      if (next >= 0 && next <= last) this.focusPile(next);
+    });
+  }
+
   listenForTaps() {
     let pressed = null;
     this.row.addEventListener("pointerdown", (event) => {

@@ -7,6 +7,7 @@ import { BoardView } from "../board/view.js";
 import { cardName } from "../cards.js";
 import { GameClock, formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatDate, localDigits } from "../locale_format.js";
 import { GameLink } from "../link.js";
 import { dealLinkUrl, gamePageUrl } from "../nav.js";
 import { applyMove, legalMoves, replay, score, targetsFrom } from "../rules.js";
@@ -249,8 +250,8 @@ class GamePage {
     const el = this.el;
     const playing = !this.finished && !this.ending;
     const pileCount = this.piles.length;
-    el.score.textContent = String(this.game?.result?.score ?? score(pileCount));
-    el.pilesCount.textContent = String(pileCount);
+    el.score.textContent = localDigits(this.game?.result?.score ?? score(pileCount));
+    el.pilesCount.textContent = localDigits(pileCount);
     el.undo.disabled = !playing || this.line.length === 0;
     el.endGame.disabled = !playing;
     el.hint.disabled = !playing || this.hinting || pileCount <= 1;
@@ -285,7 +286,7 @@ class GamePage {
     const unranked = this.hinted && !game.ranked;
     if (game.mode === "daily") {
       el.mode.textContent = game.daily_date
-        ? interpolate(gettext("Daily deal · %(date)s"), { date: game.daily_date })
+        ? interpolate(gettext("Daily deal · %(date)s"), { date: formatDate(game.daily_date) })
         : gettext("Daily deal");
     } else {
       el.mode.textContent = game.mode === "code" ? gettext("Shared deal") : gettext("New game");
@@ -386,6 +387,26 @@ class GamePage {
     for (let i = 0; i < steps; i += 1) this.link?.sendUndo();
     this.render("slide");
     return true;
+  }
+
+  // Keyboard play without a mouse: U undoes, 1 and 3 pick the neighbour or the pile three places left
+  // while a pile's two targets are lit, N starts a new game once this one is over.
+  onShortcut(event) {
+    const key = event.key.toLowerCase();
+    if (key === "u") {
+      this.undo();
+    } else if ((key === "1" || key === "3") && this.selected !== null) {
+      const target = this.selected - Number(key);
+      if (!this.targets.includes(target)) return;
+      const from = this.selected;
+      this.clearSelection();
+      this.play([from, target]);
+    } else if (key === "n" && this.finished) {
+      this.startAnother("new", undefined, this.el.newGame);
+    } else {
+      return;
+    }
+    event.preventDefault();
   }
 
   onTap(index, event) {
@@ -812,6 +833,8 @@ class GamePage {
         if (event.target.closest?.("input, textarea")) return;
         event.preventDefault();
         this.undo();
+      } else if (!event.ctrlKey && !event.metaKey && !event.altKey && !event.target.closest?.("input, textarea")) {
+        this.onShortcut(event);
       }
     });
     el.undo.addEventListener("click", () => this.undo());

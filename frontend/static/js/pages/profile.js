@@ -4,6 +4,7 @@
 import { getProfile } from "../api.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatDate as formatDay, formatNumber } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -28,11 +29,9 @@ function svgElement(tag, attrs = {}) {
   return node;
 }
 
-function formatNumber(value, options = {}) {
-  return new Intl.NumberFormat(locale(), options).format(value);
-}
-
-function formatDate(isoDate, options = { dateStyle: "medium" }) {
+function formatDate(isoDate, options) {
+  // A day's own name (in the calendar) is long; elsewhere a day is shown with its Solar Hijri date in Persian.
+  if (!options) return formatDay(isoDate);
   // Dates of daily deals are UTC dates: show them as such, whatever the device's time zone.
   return new Intl.DateTimeFormat(locale(), { ...options, timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
 }

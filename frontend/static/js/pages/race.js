@@ -7,6 +7,7 @@ import { ApiError, joinRace } from "../api.js";
 import { BoardView } from "../board/view.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { localDigits } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
 import { replay } from "../rules.js";
 import { RacerBoard } from "./race/board.js";
@@ -381,9 +382,9 @@ class RacePage {
     card.dataset.status = entry.status;
     card.dataset.piles = String(entry.piles);
     card.dataset.moves = String(entry.moves);
-    fields.piles.textContent = String(entry.piles);
-    fields.score.textContent = String(entry.score);
-    fields.moves.textContent = String(entry.moves);
+    fields.piles.textContent = localDigits(entry.piles);
+    fields.score.textContent = localDigits(entry.score);
+    fields.moves.textContent = localDigits(entry.moves);
     card.querySelector('[data-testid="racer-connection"]').textContent = entry.connected
       ? gettext("connected")
       : gettext("disconnected");

@@ -5,6 +5,7 @@ import { ApiError, getAnalysis } from "../../api.js";
 import { cardName } from "../../cards.js";
 import { formatDuration } from "../../clock.js";
 import { gettext, interpolate, ngettext } from "../../i18n.js";
+import { localDigits } from "../../locale_format.js";
 import { dailyBoardUrl } from "../../nav.js";
 import { applyMove, isGoodGame, replay, scoreParts } from "../../rules.js";
 
@@ -32,7 +33,7 @@ function breakdownRow(label, detail, value) {
     description.append(small, " ");
   }
   const strong = document.createElement("strong");
-  strong.textContent = String(value);
+  strong.textContent = localDigits(value);
   description.append(strong);
   return [term, description];
 }
@@ -109,11 +110,11 @@ export class AfterGame {
         seconds === null ? "" : interpolate(gettext("%(limit)s − %(seconds)s s"), { limit: parts.timeLimit, seconds });
       rows.push(...breakdownRow(gettext("Time bonus"), detail, parts.timeBonus));
     } else {
-      rows.push(...plainRow(gettext("Piles left"), String(piles)));
+      rows.push(...plainRow(gettext("Piles left"), localDigits(piles)));
     }
     if (seconds !== null) rows.push(...plainRow(gettext("Time"), formatDuration(seconds), { ltr: true }));
     el.breakdown.replaceChildren(...rows);
-    el.finalScore.textContent = String(result.score);
+    el.finalScore.textContent = localDigits(result.score);
 
     const game = this.game;
     let note = "";

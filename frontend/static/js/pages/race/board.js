@@ -7,6 +7,7 @@ import { finishGame, getGame } from "../../api.js";
 import { BoardView } from "../../board/view.js";
 import { GameClock, formatDuration } from "../../clock.js";
 import { gettext } from "../../i18n.js";
+import { localDigits } from "../../locale_format.js";
 import { GameLink } from "../../link.js";
 import { applyMove, legalMoves, replay, score, targetsFrom } from "../../rules.js";
 
@@ -91,8 +92,8 @@ export class RacerBoard {
     };
     if (move) this.view.animateMove(move, this.piles, marks);
     else this.view.show(this.piles, marks);
-    this.el.score.textContent = String(this.game.result?.score ?? score(this.piles.length));
-    this.el.pilesCount.textContent = String(this.piles.length);
+    this.el.score.textContent = localDigits(this.game.result?.score ?? score(this.piles.length));
+    this.el.pilesCount.textContent = localDigits(this.piles.length);
     this.el.undo.disabled = !playing || this.line.length === 0;
     this.el.endGame.disabled = !playing;
     if (this.finished) this.setStatus(gettext("Your race is run: the standings come when everyone is done."));

@@ -1,0 +1,20 @@
+"""The language a socket speaks: its refusals are worded for people, like a page's, so a socket chooses
+its language once, from its handshake, the way LocaleMiddleware chooses a page's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils import translation
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language of the handshake's `django_language` cookie, else of its Accept-Language, else the
+    site's default: Django's own choice for a request carrying the same cookie and header."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

@@ -1,0 +1,147 @@
+"""Persian and English, phones and desktops, the keyboard and the accessibility check, in real Chromium.
+The runs save the screenshots the README shows (docs/screenshots/)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import ROOT, player_page
+from .player import CARDS_HAVE_LANDED, PILE, end_game, open_board, pile, play_any_move, start_code_game
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
+PERSIAN_DIGITS = re.compile("^[\u06f0-\u06f9]+$")  # the Persian digits zero to nine
+SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
+LANGUAGES = {"fa": "fa-IR", "en": "en-GB"}
+
+
+@pytest.fixture(params=[(language, size) for language in LANGUAGES for size in SIZES], ids=lambda p: "-".join(p))
+def visitor(request: pytest.FixtureRequest, browser: Browser, site_url: str) -> Iterator[tuple[Page, str, str]]:
+    """A new visitor whose browser speaks Persian or English, on a 360-pixel phone or a desktop."""
+    language, size = request.param
+    width, height = SIZES[size]
+    with player_page(browser, site_url, width=width, height=height, locale=LANGUAGES[language]) as page:
+        yield page, language, size
+
+
+def test_the_daily_deal_is_played_to_the_end_in_the_browsers_language(visitor: tuple[Page, str, str]) -> None:
+    page, language, size = visitor
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if language == "fa" else "ltr")
+    page.get_by_test_id("daily").click()
+    open_board(page)
+    expect(page.get_by_test_id("undo")).to_contain_text("واگرد" if language == "fa" else "Undo")
+    # The card row reads left to right, top to bottom, in both directions.
+    expect(page.get_by_test_id("row")).to_have_attribute("dir", "ltr")
+    first, second = pile(page, 0).bounding_box(), pile(page, 1).bounding_box()
+    assert first and second and first["x"] < second["x"]
+    play_any_move(page)
+    play_any_move(page)
+    piles_shown = page.get_by_test_id("piles-count").inner_text()
+    assert piles_shown == ("\u06f5\u06f0" if language == "fa" else "50")  # 50 in Persian digits
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    page.screenshot(path=SCREENSHOTS / f"game-{language}-{size}.png")
+
+    end_game(page)
+    final_score = page.get_by_test_id("final-score").inner_text()
+    assert PERSIAN_DIGITS.match(final_score) if language == "fa" else final_score.isdigit()
+    page.screenshot(path=SCREENSHOTS / f"result-{language}-{size}.png", full_page=True)
+
+    page.get_by_test_id("nav-daily").click()
+    expect(page.locator("main")).to_be_visible()
+    page.screenshot(path=SCREENSHOTS / f"leaderboard-{language}-{size}.png", full_page=True)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_every_pile_fits_and_is_big_enough_to_tap(browser: Browser, site_url: str, width: int) -> None:
+    with player_page(browser, site_url, width=width, height=740, locale="fa-IR") as page:
+        start_code_game(page, WINNING_GAME["deal_code"])
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        sizes = page.locator(PILE).evaluate_all("piles => piles.map(p => p.getBoundingClientRect().width)")
+        assert min(sizes) >= 40
+        # The score bar, the status line and the first row of the board are on the first screen.
+        for testid in ("score", "status", "undo"):
+            box = page.get_by_test_id(testid).bounding_box()
+            assert box and box["y"] + box["height"] <= 740
+        top_row = pile(page, 0).bounding_box()
+        assert top_row and top_row["y"] + top_row["height"] <= 740
+
+
+def focused_pile(page: Page) -> int | None:
+    index = page.evaluate(
+        "document.activeElement?.dataset?.testid === 'pile' ? document.activeElement.dataset.index : null"
+    )
+    return None if index is None else int(index)
+
+
+def test_a_keyboard_only_player_wins_a_whole_game(page: Page) -> None:
+    start_code_game(page, WINNING_GAME["deal_code"])
+    for _ in range(40):  # Tab through the header and the bar until the row takes the focus
+        page.keyboard.press("Tab")
+        if focused_pile(page) is not None:
+            break
+    assert focused_pile(page) == 0
+    for source, target in WINNING_GAME["moves"]:
+        page.wait_for_function(CARDS_HAVE_LANDED)
+        count = page.locator(PILE).count()
+        cursor = focused_pile(page)
+        assert cursor is not None
+        arrow = "ArrowRight" if source > cursor else "ArrowLeft"
+        for _ in range(abs(source - cursor)):
+            page.keyboard.press(arrow)
+        assert focused_pile(page) == source
+        page.keyboard.press("Enter")
+        if page.locator(f"{PILE}.target").count() == 2:
+            page.keyboard.press(str(source - target))
+        expect(page.locator(PILE)).to_have_count(count - 1)
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.get_by_test_id("final-score")).to_have_text(re.compile(r"^\d+$"))
+
+
+def test_the_row_of_piles_is_a_single_tab_stop(page: Page) -> None:
+    start_code_game(page, WINNING_GAME["deal_code"])
+    pile(page, 3).focus()
+    page.keyboard.press("Tab")
+    assert focused_pile(page) is None
+    page.keyboard.press("Shift+Tab")
+    assert focused_pile(page) == 3
+
+
+def test_a_pile_is_named_for_a_screen_reader(page: Page) -> None:
+    start_code_game(page, WINNING_GAME["deal_code"])
+    expect(pile(page, 0)).to_have_accessible_name(re.compile(r"^nine of spades, pile 1 of 52, 1 card\b"))
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [
+        {"id": found["id"], "nodes": [node["target"] for node in found["nodes"]][:5]}
+        for found in result
+        if found["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
+def test_the_main_pages_have_no_serious_accessibility_violations(browser: Browser, site_url: str, locale: str) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make test` installs it with npm (package.json)")
+    with player_page(browser, site_url, locale=locale) as page:
+        found: dict[str, Any] = {}
+        start_code_game(page, WINNING_GAME["deal_code"])
+        found["game"] = serious_violations(page)
+        for path in ("/", "/how-to-play", "/daily", "/live", "/account"):
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            found[path] = serious_violations(page)
+        assert {where: violations for where, violations in found.items() if violations} == {}
