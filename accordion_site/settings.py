@@ -144,6 +144,8 @@ SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
 SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
 SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
 SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))
+# …and from one client address, whichever players ask: fresh guests cannot keep the pool full for others.
+SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS", "60"))
 # Watchers' still-winnable badge (games/watching/badge.py): a solver job per new position of a watched
 # game. Off spares the solver pool and a database read per move of watched games.
 WATCH_BADGE = env_bool("WATCH_BADGE", True)
@@ -234,11 +236,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["accordion_site.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's schema, plus the 429 of every throttled operation (accordion_site/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "accordion_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "accordion_site.api_errors.exception_handler",
     # Throttles key visitors by client address: the number of proxies in front of Daphne that append to
     # X-Forwarded-For (0 = trust only the connection's address, which a client cannot forge).
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accordion_site.throttles.VisitorRateThrottle",
+        "accordion_site.throttles.PlayerRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         # Sign-up, login and password attempts (accounts/throttles.py): per client address, and per
         # nickname from any address, so guessing one account's password stays slow.
@@ -265,6 +272,12 @@ SPECTACULAR_SETTINGS = {
 # The largest request body the API reads; a finish carries at most 51 moves. Under Daphne a larger
 # declared or streamed body is refused before it is read (accordion_site/daphne_limits.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# Every API request counts against one of two DRF rates (accordion_site/throttles.py), far above what a
+# person does, to stop scripts: per client address for visitors who have not played, per player for
+# players. Finishes are counted apart, per player.
+API_VISITOR_RATE = os.environ.get("API_VISITOR_RATE", "600/minute")
+API_PLAYER_RATE = os.environ.get("API_PLAYER_RATE", "600/minute")
+FINISH_RATE = os.environ.get("FINISH_RATE", "30/minute")
 # Sockets one player (or one visitor's session) may hold open at once, per web process; visitors with
 # no session at all are counted by address, which many may share.
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))

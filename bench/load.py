@@ -1,13 +1,16 @@
 """Many players at once: P players each play their own game over the player's socket at R moves a second.
 
-    .venv/bin/python bench/load.py [--players 400] [--rate 1] [--duration 30] [--daphnes 2] [--warmup 5]
+    .venv/bin/python bench/load.py [--players 400] [--watchers 0] [--rate 1] [--duration 30] [--daphnes 2]
+                                   [--warmup 5]
 
 Needs PostgreSQL and Redis on loopback (see docs/performance.md). The script starts its own cluster
 (bench/cluster.py): a fresh database, migrated, and --daphnes Daphne processes with production settings,
 and stops it at the end. Each player starts a game over HTTP (not measured), then opens two sockets on
 the game, as two browser tabs would: tab A on one Daphne, tab B on the next. Tab A sends a random legal
 move (an undo when none is left) every 1/R seconds, open loop: it never waits for the previous ack, so a
-slow server shows as latency instead of as fewer moves. Prints the figures; asserts nothing.
+slow server shows as latency instead of as fewer moves. --watchers W visitors (no session) watch the
+games on the watch socket, watcher i the game of player i mod P, on process i mod D; every event a
+watcher misses, or hears later than the timeout, is an error. Prints the figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -84,6 +87,15 @@ class Player:
     # By the game version the message should lead to: the player's moves are the game's only changes.
     exchanges: dict[int, Exchange] = field(default_factory=dict)
     stopped: str | None = None  # why the player stopped playing before the end, if it did
+
+
+@dataclass(slots=True)
+class Watcher:
+    """A visitor watching one player's game: when it heard each version."""
+
+    player: Player
+    daphne: Daphne
+    heard: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -167,20 +179,30 @@ def start_player(home: Daphne, other: Daphne) -> Player:
 # --- The two tabs ---
 
 
-async def open_tab(player: Player, daphne: Daphne, limit: asyncio.Semaphore) -> ClientConnection:
-    url = f"ws://127.0.0.1:{daphne.port}/ws/games/{player.game_id}/?v={player.version}"
+async def open_socket(url: str, daphne: Daphne, cookie: str | None, limit: asyncio.Semaphore) -> ClientConnection:
     async with limit:
         try:
             return await connect(
                 url,
                 origin=Origin(daphne.origin),
-                additional_headers={"Cookie": player.cookie},
+                additional_headers={"Cookie": cookie} if cookie is not None else None,
                 compression=None,
                 open_timeout=SOCKET_OPEN_TIMEOUT_S,
                 close_timeout=SOCKET_CLOSE_TIMEOUT_S,
             )
         except (OSError, TimeoutError, InvalidHandshake) as error:
             raise ClusterError(f"cannot open {url}: {error!r}") from error
+
+
+async def open_tab(player: Player, daphne: Daphne, limit: asyncio.Semaphore) -> ClientConnection:
+    url = f"ws://127.0.0.1:{daphne.port}/ws/games/{player.game_id}/?v={player.version}"
+    return await open_socket(url, daphne, player.cookie, limit)
+
+
+async def open_watch(watcher: Watcher, limit: asyncio.Semaphore) -> ClientConnection:
+    """The watch socket, from the game's first version: it hears every change from then on."""
+    url = f"ws://127.0.0.1:{watcher.daphne.port}/ws/watch/{watcher.player.game_id}/?v={watcher.player.version}"
+    return await open_socket(url, watcher.daphne, None, limit)
 
 
 def on_tab_a_message(player: Player, message: dict[str, Any], tally: Tally) -> None:
@@ -214,6 +236,24 @@ def on_tab_b_message(player: Player, message: dict[str, Any], tally: Tally) -> N
     exchange = player.exchanges.get(message.get("v", -1))
     if exchange is not None and exchange.heard is None:
         exchange.heard = clock()
+
+
+async def listen_watcher(watcher: Watcher, socket: ClientConnection, tally: Tally) -> None:
+    """Notes when each version arrives: alone (`event`) or with others of the same tick (`events`)."""
+    try:
+        async for text in socket:
+            message = json.loads(text)
+            received = clock()
+            kind = message.get("t")
+            events = message["events"] if kind == "events" else [message] if kind == "event" else []
+            for event in events:
+                watcher.heard.setdefault(event["v"], received)
+            if kind == "refused":
+                tally.errors[f"watcher refused ({message.get('code')})"] += 1
+    except ConnectionClosed:
+        pass
+    if not tally.closing:
+        tally.errors[f"watch socket closed by the server ({socket.close_code})"] += 1
 
 
 async def listen(
@@ -296,7 +336,9 @@ async def drain(players: Sequence[Player], deadline: float) -> None:
 class Results:
     window_s: float
     sockets: int
+    watchers: int
     measured: list[Exchange]
+    watcher_latency: list[float]
     acks_in_window: int
     errors: Counter[str]
     stopped: Counter[str]
@@ -331,16 +373,48 @@ def count_late_answers(exchanges: Sequence[Exchange], errors: Counter[str]) -> N
             errors[f"no event on the other tab within {TIMEOUT_S:g} s"] += 1
 
 
+def watcher_delays(watchers: Sequence[Watcher], errors: Counter[str], *, since: float, until: float) -> list[float]:
+    """Each watcher's delay from a move being sent to hearing its event, for the moves sent in the window;
+    every accepted move a watcher did not hear within the timeout is an error."""
+    delays = []
+    for watcher in watchers:
+        for version, exchange in watcher.player.exchanges.items():
+            if exchange.acked is None:
+                continue  # never accepted (rejected, or counted above): no event to hear
+            heard = watcher.heard.get(version)
+            if heard is None or heard - exchange.sent > TIMEOUT_S:
+                errors[f"no event at a watcher within {TIMEOUT_S:g} s"] += 1
+            elif since <= exchange.sent < until:
+                delays.append(heard - exchange.sent)
+    return delays
+
+
+def _watched_settled(watchers: Sequence[Watcher]) -> bool:
+    return all(
+        version in watcher.heard
+        for watcher in watchers
+        for version, exchange in watcher.player.exchanges.items()
+        if exchange.acked is not None
+    )
+
+
 async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
     players = await start_players(args.players, daphnes)
+    watchers = [
+        Watcher(player=players[index % len(players)], daphne=daphnes[index % len(daphnes)])
+        for index in range(args.watchers)
+    ]
     limit = asyncio.Semaphore(SOCKETS_OPENING_AT_ONCE)
-    # A process's first socket loads the socket code and connects to Redis: a one-off cost, not a
-    # per-socket one, so one socket to each process comes and goes before memory is sampled.
+    # A process's first socket of a kind loads its code and connects to Redis: a one-off cost, not a
+    # per-socket one, so one socket of each kind to each process comes and goes before memory is sampled.
     for daphne in daphnes:
         await (await open_tab(players[0], daphne, limit)).close()
+        if watchers:
+            await (await open_watch(Watcher(player=players[0], daphne=daphne), limit)).close()
     before_sockets = sample(daphnes)
     tabs_b = await asyncio.gather(*(open_tab(player, player.other, limit) for player in players))
     tabs_a = await asyncio.gather(*(open_tab(player, player.home, limit) for player in players))
+    watch_sockets = await asyncio.gather(*(open_watch(watcher, limit) for watcher in watchers))
     after_sockets = sample(daphnes)
 
     tally = Tally()
@@ -348,6 +422,10 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
         asyncio.create_task(listen(player, tab, on_message, tally))
         for tabs, on_message in ((tabs_a, on_tab_a_message), (tabs_b, on_tab_b_message))
         for player, tab in zip(players, tabs, strict=True)
+    ]
+    listeners += [
+        asyncio.create_task(listen_watcher(watcher, socket, tally))
+        for watcher, socket in zip(watchers, watch_sockets, strict=True)
     ]
     interval = 1 / args.rate
     begin = clock() + 0.2
@@ -375,16 +453,20 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
     for task in playing:
         task.cancel()
     await drain(players, deadline=stop_at + TIMEOUT_S)
+    while not _watched_settled(watchers) and clock() < stop_at + TIMEOUT_S:
+        await asyncio.sleep(0.05)
 
     tally.closing = True
-    await asyncio.gather(*(tab.close() for tab in [*tabs_a, *tabs_b]))
+    await asyncio.gather(*(socket.close() for socket in [*tabs_a, *tabs_b, *watch_sockets]))
     await asyncio.gather(*listeners)
     exchanges = [exchange for player in players for exchange in player.exchanges.values()]
     count_late_answers(exchanges, tally.errors)
     return Results(
         window_s=window_end.at - window_start.at,
-        sockets=len(tabs_a) + len(tabs_b),
+        sockets=len(tabs_a) + len(tabs_b) + len(watch_sockets),
+        watchers=len(watch_sockets),
         measured=[exchange for exchange in exchanges if window_at <= exchange.sent < stop_at],
+        watcher_latency=watcher_delays(watchers, tally.errors, since=window_at, until=stop_at),
         acks_in_window=sum(
             1
             for exchange in exchanges
@@ -408,13 +490,13 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[max(0, math.ceil(fraction * len(sorted_values)) - 1)]
 
 
-def spread_ms(seconds: list[float]) -> str:
+def spread_ms(seconds: list[float], *, of: str = "moves") -> str:
     if not seconds:
         return "none measured"
     ordered = sorted(1000 * value for value in seconds)
     return (
         f"p50 {percentile(ordered, 0.5):.1f} ms   p99 {percentile(ordered, 0.99):.1f} ms   "
-        f"max {ordered[-1]:.1f} ms   ({len(ordered)} moves)"
+        f"max {ordered[-1]:.1f} ms   ({len(ordered)} {of})"
     )
 
 
@@ -435,19 +517,24 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
         (
             "load",
             f"{args.players} players at {args.rate:g} move{'' if args.rate == 1 else 's'}/s, "
-            f"{results.sockets} sockets on {args.daphnes} Daphne processes; "
+            f"{results.watchers} watchers, {results.sockets} sockets on {args.daphnes} Daphne processes; "
             f"{results.window_s:.1f} s measured after {args.warmup:g} s of warm-up",
         ),
         ("acks per second", f"{results.acks_in_window / results.window_s:.1f}"),
         ("ack latency", spread_ms([e.acked - e.sent for e in results.measured if e.acked is not None])),
         ("move → other tab", spread_ms([e.heard - e.sent for e in results.measured if e.heard is not None])),
+        ("move → watcher", spread_ms(results.watcher_latency, of="deliveries") if results.watchers else "no watchers"),
         ("errors", f"{errors} ({counts(results.errors)})" if errors else "0"),
         (
             "server CPU",
             f"{1000 * server_cpu_s / accepted:.2f} ms per accepted move "
             f"({100 * server_cpu_s / results.window_s:.0f} % of one core, {args.daphnes} processes)",
         ),
-        ("server memory", f"{socket_bytes / 1024:.1f} KiB per socket (RSS growth over {results.sockets} sockets)"),
+        (
+            "server memory",
+            f"{socket_bytes / 1024:.1f} KiB per socket (RSS growth over all {results.sockets} sockets: "
+            f"{results.sockets - results.watchers} players' tabs, {results.watchers} watchers)",
+        ),
         (
             "client CPU",
             f"{1000 * client_cpu_s / accepted:.2f} ms per accepted move "
@@ -484,6 +571,7 @@ def bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=bounded(int, 1, 5000), default=400)
+    parser.add_argument("--watchers", type=bounded(int, 0, 5000), default=0, help="watch sockets over the games")
     parser.add_argument("--rate", type=bounded(float, 0.05, 50), default=1.0, help="moves a second per player")
     parser.add_argument("--duration", type=bounded(float, 1, 3600), default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=bounded(float, 0, 600), default=5.0, help="seconds played before measuring")
@@ -502,9 +590,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the cluster on `kill` as on Ctrl-C
-    # The client holds two sockets per player, each server process its share.
+    # The client holds two sockets per player and one per watcher, each server process its share.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.players + 256)), hard))
+    wanted = 2 * (2 * args.players + args.watchers) + 256
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, wanted)), hard))
 
     with (
         tempfile.TemporaryDirectory(prefix="accordion-load-") as workdir,
@@ -514,7 +603,8 @@ def main() -> None:
             database=args.database,
             redis_url=args.redis,
             workdir=Path(workdir),
-            extra_env=dict(args.server_env),
+            # Every watcher is a visitor without a session from 127.0.0.1, counted by address.
+            extra_env={"SOCKETS_PER_ADDRESS": "1000000", **dict(args.server_env)},
         ) as daphnes,
     ):
         results = asyncio.run(run(args, daphnes))

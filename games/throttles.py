@@ -1,4 +1,5 @@
-"""Request allowances at the API edge, checked before a view runs."""
+"""Request allowances at the API edge, checked before a view runs (on top of the whole API's, see
+accordion_site/throttles.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
-from accounts.selectors import player_from_session
+from accordion_site.throttles import AddressRateThrottle, PlayerOrAddressRateThrottle, request_player
 
 
-class SolverRateThrottle(SimpleRateThrottle):
+class SolverRateThrottle(PlayerOrAddressRateThrottle):
     """Hints, still-winnable checks and analyses run the solver: SOLVER_REQUESTS_PER_MINUTE of them a
     minute per player, or per client address for a visitor who has not played. The counts live in the
     cache, which every web process shares in production (Redis)."""
@@ -19,13 +20,25 @@ class SolverRateThrottle(SimpleRateThrottle):
     scope = "solver"
 
     def get_rate(self) -> str:
-        # Read on every request rather than fixed at import, so the setting has one source of truth.
         return f"{settings.SOLVER_REQUESTS_PER_MINUTE}/min"
 
-    def get_cache_key(self, request: Request, view: Any) -> str:
-        player = player_from_session(request.session)
-        ident = f"player:{player.pk}" if player is not None else f"address:{self.get_ident(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+class SolverAddressThrottle(AddressRateThrottle):
+    """Solver requests from one client address, whichever players make them:
+    SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS a minute. Each fresh guest brings a fresh player allowance, so
+    without this one address could keep the solver pool busy and other players' hints would find it full."""
+
+    scope = "solver_address"
+
+    def get_rate(self) -> str:
+        return f"{settings.SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS}/min"
+
+
+class FinishRateThrottle(PlayerOrAddressRateThrottle):
+    """Finishes replay a whole line: FINISH_RATE per player (a player finishes a game or two a minute)."""
+
+    scope = "finish"
+    rate_setting = "FINISH_RATE"
 
 
 class GuestCreationThrottle(SimpleRateThrottle):
@@ -39,7 +52,7 @@ class GuestCreationThrottle(SimpleRateThrottle):
         return str(settings.GUEST_CREATION_RATE)
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
-        if player_from_session(request.session) is not None:
+        if request_player(request) is not None:
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 

@@ -284,3 +284,30 @@ def test_finishing_too_often_answers_with_the_documented_429(client, contract, c
     response = finish(client, code_game, [])
     assert response.status_code == 429
     contract.check(response, method="post", path="/api/games/{game_id}/finish")
+
+
+def test_the_live_list_answers_as_documented(client, contract, code_game):
+    response = client.get("/api/live")
+    assert response.status_code == 200 and [game["id"] for game in response.json()["games"]] == [code_game["id"]]
+    contract.check(response, method="get", path="/api/live")
+
+
+def test_the_watching_setting_answers_as_documented(client, contract):
+    response = client.put("/api/me/watching", {"watchable": False}, content_type="application/json")
+    assert response.status_code == 200 and response.json() == {"watchable": False}
+    contract.check(response, method="put", path="/api/me/watching")
+    response = client.get("/api/me/watching")
+    assert response.status_code == 200
+    contract.check(response, method="get", path="/api/me/watching")
+
+
+def test_a_bad_watching_setting_answers_with_the_documented_400(client, contract):
+    response = client.put("/api/me/watching", {"watchable": "sometimes"}, content_type="application/json")
+    assert response.status_code == 400
+    contract.check(response, method="put", path="/api/me/watching")
+
+
+def test_a_visitors_watching_setting_answers_with_the_documented_404(contract):
+    response = Client().get("/api/me/watching")
+    assert response.status_code == 404
+    contract.check(response, method="get", path="/api/me/watching")
