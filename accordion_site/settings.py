@@ -188,7 +188,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # Production serves `collectstatic`'s output with hashed names (cached for a year by browsers and the
 # proxy); development serves the source files as they are.
 STORAGES = {

@@ -178,4 +178,16 @@ def cluster(
         )
         if migrate.returncode != 0:
             raise ClusterError(f"manage.py migrate failed:\n{migrate.stderr[-4000:]}")
+        # Production settings serve static files by their hashed names, from collectstatic's manifest.
+        env["STATIC_ROOT"] = str(workdir / "static")
+        collect = subprocess.run(
+            [BIN / "python", "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if collect.returncode != 0:
+            raise ClusterError(f"manage.py collectstatic failed:\n{collect.stderr[-4000:]}")
         yield [stack.enter_context(_daphne(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
