@@ -38,10 +38,14 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board for one game; 404 when there is no such game. Who may play it is the socket's and the
     API's call: the page opens the game's socket first, and its `state` (or its refusal) says."""
+    from accounts.selectors import player_from_session
     from games.models import Game  # imported here so the frontend app loads without the games app
 
-    found = get_object_or_404(Game, pk=game_id)
-    return render(request, "frontend/game.html", {"game_id": found.pk, "ws_path": found.ws_path})
+    found = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
+    viewer = player_from_session(request.session)
+    # Someone else's game names its player, so the page never says "your game" to a visitor.
+    owner = "" if viewer is not None and viewer.pk == found.player_id else found.player.nickname
+    return render(request, "frontend/game.html", {"game_id": found.pk, "ws_path": found.ws_path, "owner": owner})
 
 
 @require_safe

@@ -64,8 +64,9 @@ def play_any_move(page: Page) -> None:
 
 
 def end_game(page: Page) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
+    """End game, and say yes in the page's own dialog."""
     page.get_by_test_id("end-game").click()
+    page.get_by_test_id("ask-yes").click()
     expect(page.get_by_test_id("result")).to_be_visible()
 
 

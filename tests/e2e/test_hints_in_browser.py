@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .player import PILE, api_game, open_board, play, start_code_game
+from .player import PILE, api_game, end_game, open_board, play, start_code_game
 
 pytestmark = pytest.mark.e2e
 
@@ -73,8 +73,7 @@ def test_after_ending_early_the_result_shows_the_analysis_and_replays_a_winning_
     start_code_game(page, CODE)
     for source, target in ([2, 1], [4, 1], [6, 3]):
         play(page, (source, target))
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_test_id("end-game").click()
+    end_game(page)
 
     analysis = page.get_by_test_id("analysis")
     expect(analysis).to_contain_text("This deal could be won.", timeout=SOLVER_TIMEOUT_MS)

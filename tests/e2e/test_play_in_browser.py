@@ -77,6 +77,17 @@ def test_a_player_wins_a_whole_game_by_clicking_and_sees_the_servers_score(page:
     assert stored["moves"] == WINNING_GAME["moves"]
 
 
+def test_after_a_win_the_score_bar_shows_the_final_score(page: Page) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    start_code_game(page, WINNING_GAME["deal_code"])
+    for move in WINNING_GAME["moves"]:
+        play(page, move)
+
+    final = page.get_by_test_id("final-score")
+    expect(final).to_have_text(re.compile(r"^\d+$"))
+    expect(page.get_by_test_id("score")).to_have_text(final.inner_text())
+
+
 def test_a_reload_mid_game_shows_the_same_board_and_a_clock_that_kept_running(page: Page) -> None:
     game = start_code_game(page, WINNING_GAME["deal_code"])
     line = WINNING_GAME["moves"][:10]

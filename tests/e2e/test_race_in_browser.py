@@ -37,8 +37,8 @@ def play_a_move(page: Page) -> None:
 
 
 def end_my_game(page: Page) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_test_id("end-game").click()
+    page.get_by_test_id("ask-yes").click()
 
 
 def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: Page, other_player_page: Page):
@@ -77,6 +77,7 @@ def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: P
 
     end_my_game(host)
     expect(racer_card(friend, host_id)).to_have_attribute("data-status", "finished")
+    expect(friend.get_by_test_id("announcer")).to_have_text(re.compile(r" finished with 51 piles left\.$"))
     end_my_game(friend)
     for browser_page in (host, friend):
         standings = browser_page.get_by_test_id("standing")

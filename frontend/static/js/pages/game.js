@@ -2,7 +2,10 @@
 // hints, still-winnable indicator and result panel. The server is the referee; the rules here only
 // let the board answer at once. main() runs the page; nothing runs on import.
 
+import { announceMove, announceUndo } from "../announce.js";
 import { ApiError, createGame, finishGame, getGame, requestHint } from "../api.js";
+import { ask } from "../ask.js";
+import { enableDrag } from "../board/drag.js";
 import { BoardView } from "../board/view.js";
 import { cardName } from "../cards.js";
 import { GameClock, formatDuration } from "../clock.js";
@@ -88,6 +91,10 @@ function pageElements(page) {
     replayPause: byTestId("replay-pause"),
     replaySpeed: byTestId("replay-speed"),
     replayStop: byTestId("replay-stop"),
+    shareBox: byRole("share-box"),
+    share: byTestId("share"),
+    shareDone: byRole("share-done"),
+    shareText: byTestId("share-text"),
   };
 }
 
@@ -128,6 +135,8 @@ class GamePage {
     this.page = page;
     this.gameId = Number(page.dataset.gameId);
     this.wsPath = page.dataset.wsPath;
+    this.owner = page.dataset.owner || null; // the player's nickname when the game is someone else's
+    this.linkState = "idle";
     this.el = pageElements(page);
     // A reload in this tab resumes the board's own line when the server has heard nothing since the
     // version it was based on: the line may hold moves the socket had not delivered yet.
@@ -155,6 +164,13 @@ class GamePage {
     this.pileTaps = new WeakSet(); // clicks the board took as taps on a pile
 
     this.view = new BoardView(this.el.felt, { interactive: true, onTap: (index, event) => this.onTap(index, event) });
+    enableDrag(this.view.row, {
+      targetsOf: (index) => (this.game && !this.finished && !this.ending ? targetsFrom(this.piles, index) : []),
+      onDrop: (from, to) => {
+        this.clearSelection();
+        this.play([from, to]);
+      },
+    });
     this.winnable = new WinnableIndicator({
       gameId: this.gameId,
       elements: { box: this.el.winnableBox, toggle: this.el.winnableToggle, badge: this.el.winnable },
@@ -316,7 +332,14 @@ class GamePage {
     this.storedHinted.write(true);
   }
 
+  /** The socket's state, shown as offline whatever the socket says while the browser is offline. */
   setConnection(linkState) {
+    this.linkState = linkState;
+    this.showConnection();
+  }
+
+  showConnection() {
+    const shown = navigator.onLine === false && this.linkState !== "idle" ? "offline" : this.linkState;
     const labels = {
       connecting: gettext("Connecting…"),
       syncing: gettext("Connecting…"),
@@ -329,9 +352,9 @@ class GamePage {
         : gettext("No live connection: keep playing, the game is saved when it ends"),
     };
     const el = this.el.connection;
-    el.dataset.state = linkState;
-    el.textContent = labels[linkState] ?? "";
-    el.hidden = !labels[linkState];
+    el.dataset.state = shown;
+    el.textContent = labels[shown] ?? "";
+    el.hidden = !labels[shown];
   }
 
   // ---------------------------------------------------------------- play
@@ -368,6 +391,7 @@ class GamePage {
       this.setStatus(error.message);
       return;
     }
+    announceMove(this.piles, move, next.length);
     this.piles = next;
     this.line = [...this.line, [move[0], move[1]]];
     this.changedHere();
@@ -386,6 +410,7 @@ class GamePage {
     this.changedHere();
     for (let i = 0; i < steps; i += 1) this.link?.sendUndo();
     this.render("slide");
+    announceUndo(this.piles.length);
     return true;
   }
 
@@ -452,7 +477,14 @@ class GamePage {
 
   async endGame({ confirmFirst }) {
     if (this.finished || this.ending) return;
-    if (confirmFirst && !window.confirm(gettext("End this game now? It is scored as it stands."))) return;
+    if (confirmFirst) {
+      const sure = await ask({
+        question: gettext("End this game now? It is scored as it stands."),
+        yes: gettext("End game"),
+        no: gettext("Keep playing"),
+      });
+      if (!sure || this.finished || this.ending) return;
+    }
     await this.finishByPost();
   }
 
@@ -520,6 +552,7 @@ class GamePage {
       finalLine: copyLine(this.line),
       view: this.view,
       hinted: this.hinted,
+      owner: this.owner,
       startAnother: (mode, code, button) => this.startAnother(mode, code, button),
     });
     after.show(result);
@@ -844,6 +877,8 @@ class GamePage {
     el.stuckEnd.addEventListener("click", () => this.endGame({ confirmFirst: false }));
     el.newGame.addEventListener("click", () => this.startAnother("new", undefined, el.newGame));
     el.copyLink.addEventListener("click", () => this.copyDealLink());
+    window.addEventListener("online", () => this.showConnection());
+    window.addEventListener("offline", () => this.showConnection());
 
     el.hint.addEventListener("click", () => this.onHintClick());
     el.hintYes.addEventListener("click", () => {

@@ -3,7 +3,9 @@
 // racer's progress, the standings); the racer plays on the normal player socket (pages/race/board.js).
 // main() runs the page; nothing runs on import.
 
+import { announce } from "../announce.js";
 import { ApiError, joinRace } from "../api.js";
+import { ask } from "../ask.js";
 import { BoardView } from "../board/view.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
@@ -112,9 +114,10 @@ class RacePage {
     });
     el.start.addEventListener("click", () => this.send({ t: "start" }));
     el.rematch.addEventListener("click", () => this.send({ t: "rematch" }));
-    el.leave.addEventListener("click", () => {
+    el.leave.addEventListener("click", async () => {
       const racing = this.room?.state === "racing";
-      if (racing && !window.confirm(gettext("Leave the race? Your game ends as it stands."))) return;
+      const question = gettext("Leave the race? Your game ends as it stands.");
+      if (racing && !(await ask({ question, yes: gettext("Leave"), no: gettext("Stay") }))) return;
       this.leaving = true;
       this.send({ t: "leave" });
     });
@@ -227,6 +230,7 @@ class RacePage {
       this.askAgain(); // a version went missing: the room brings every racer's whole line
       return;
     }
+    this.announceProgress(entry, progress);
     Object.assign(entry, {
       v: progress.v,
       line: lineAfter(entry.line, progress),
@@ -237,6 +241,29 @@ class RacePage {
       finished: progress.status === "finished",
     });
     this.updateCard(known, progress.kind === "move" ? progress.move : null);
+  }
+
+  /**
+   * Read an opponent's progress out: their finish, and every tenth pile they clear (each move would
+   * drown the player's own announcements).
+   */
+  announceProgress(entry, progress) {
+    if (!entry.ghost && entry.player === this.me) return; // the player hears their own moves
+    const player = entry.nickname;
+    if (progress.status === "finished" && entry.status !== "finished") {
+      const words =
+        progress.piles === 1
+          ? gettext("%(player)s won their game!")
+          : ngettext(
+              "%(player)s finished with %(piles)s pile left.",
+              "%(player)s finished with %(piles)s piles left.",
+              progress.piles,
+            );
+      announce(interpolate(words, { player, piles: progress.piles }));
+    } else if (Math.floor(progress.piles / 10) < Math.floor(entry.piles / 10)) {
+      const words = ngettext("%(player)s: %(piles)s pile left.", "%(player)s: %(piles)s piles left.", progress.piles);
+      announce(interpolate(words, { player, piles: progress.piles }));
+    }
   }
 
   /** Ask the server for the room again (at most once a second). */

@@ -1,11 +1,12 @@
 // After the game: the result panel, the solver's analysis, and its winning lines replayed on the
 // board, read-only, at a pace the player can follow (pause, 1×/2×/4×, stop).
 
+import { announce } from "../../announce.js";
 import { ApiError, getAnalysis } from "../../api.js";
 import { cardName } from "../../cards.js";
 import { formatDuration } from "../../clock.js";
 import { gettext, interpolate, ngettext } from "../../i18n.js";
-import { localDigits } from "../../locale_format.js";
+import { formatDate, localDigits } from "../../locale_format.js";
 import { dailyBoardUrl } from "../../nav.js";
 import { applyMove, isGoodGame, replay, scoreParts } from "../../rules.js";
 
@@ -57,9 +58,10 @@ export class AfterGame {
    * @param {number[][]} options.finalLine  the line the game ended with
    * @param {import("../../board/view.js").BoardView} options.view  a read-only view of the board
    * @param {boolean} options.hinted  a hint was used
+   * @param {string|null} options.owner  the player's nickname when the game is someone else's
    * @param {(mode: string, code: string|undefined, button: HTMLElement) => void} options.startAnother
    */
-  constructor({ el, gameId, game, deal, finalLine, view, hinted, startAnother }) {
+  constructor({ el, gameId, game, deal, finalLine, view, hinted, owner, startAnother }) {
     this.el = el;
     this.gameId = gameId;
     this.game = game;
@@ -67,6 +69,7 @@ export class AfterGame {
     this.finalLine = finalLine;
     this.view = view;
     this.hinted = hinted;
+    this.owner = owner;
     this.startAnother = startAnother;
     this.result = null;
     this.analysis = null;
@@ -78,6 +81,7 @@ export class AfterGame {
     el.replayPause.addEventListener("click", () => this.togglePause());
     el.replaySpeed.addEventListener("click", () => this.cycleSpeed());
     el.replayStop.addEventListener("click", () => this.stopReplay({ restore: true }));
+    el.share.addEventListener("click", () => this.share());
   }
 
   /** Draw the result panel and ask for the analysis. */
@@ -93,8 +97,11 @@ export class AfterGame {
     const seconds = typeof result.seconds === "number" ? result.seconds : null;
     const parts = scoreParts(piles, seconds);
     const goodGame = result.good_game ?? isGoodGame(piles);
-    if (won) el.resultTitle.textContent = gettext("You won!");
-    else if (goodGame) el.resultTitle.textContent = gettext("Good game!");
+    if (won) {
+      el.resultTitle.textContent = this.owner
+        ? interpolate(gettext("%(player)s won!"), { player: this.owner })
+        : gettext("You won!");
+    } else if (goodGame) el.resultTitle.textContent = gettext("Good game!");
     else el.resultTitle.textContent = gettext("Game over");
     el.result.classList.toggle("won", Boolean(won));
     el.result.classList.toggle("good", !won && goodGame);
@@ -115,6 +122,9 @@ export class AfterGame {
     if (seconds !== null) rows.push(...plainRow(gettext("Time"), formatDuration(seconds), { ltr: true }));
     el.breakdown.replaceChildren(...rows);
     el.finalScore.textContent = localDigits(result.score);
+    const title = el.resultTitle.textContent;
+    announce(interpolate(gettext("%(title)s — final score %(score)s"), { title, score: result.score }));
+    el.shareBox.hidden = this.game.mode !== "daily" || Boolean(this.owner);
 
     const game = this.game;
     let note = "";
@@ -155,6 +165,44 @@ export class AfterGame {
     el.result.scrollIntoView({ behavior: smoothScroll(), block: "nearest" });
   }
 
+  // ---- sharing a daily result ----
+
+  /** A summary for chat apps that gives nothing of the deal away: the day, win or piles left, score, time. */
+  shareSummary() {
+    const { piles, won, score } = this.result;
+    const values = {
+      date: formatDate(this.game.daily_date),
+      piles,
+      score,
+      time: typeof this.result.seconds === "number" ? formatDuration(this.result.seconds) : "–",
+    };
+    const words = won
+      ? gettext("Accordion Live, daily deal of %(date)s: won! %(score)s points in %(time)s.")
+      : ngettext(
+          "Accordion Live, daily deal of %(date)s: %(piles)s pile left, %(score)s points in %(time)s.",
+          "Accordion Live, daily deal of %(date)s: %(piles)s piles left, %(score)s points in %(time)s.",
+          piles,
+        );
+    return `${interpolate(words, values)} ${window.location.origin}/`;
+  }
+
+  async share() {
+    const el = this.el;
+    const summary = this.shareSummary();
+    try {
+      await navigator.clipboard.writeText(summary);
+      el.shareText.hidden = true;
+      el.shareDone.textContent = gettext("Copied: paste it into a chat.");
+    } catch {
+      // No clipboard (an old browser, or permission refused): show the words selected, to copy by hand.
+      el.shareText.value = summary;
+      el.shareText.hidden = false;
+      el.shareText.focus();
+      el.shareText.select();
+      el.shareDone.textContent = gettext("Copy the selected text and paste it into a chat.");
+    }
+  }
+
   // ---- the solver's analysis ----
 
   async loadAnalysis() {
@@ -186,7 +234,11 @@ export class AfterGame {
     const el = this.el;
     const won = Boolean(this.result?.won);
     if (won) {
-      el.analysisDeal.textContent = gettext("You cleared the deal: it takes a winning line, and you found one.");
+      el.analysisDeal.textContent = this.owner
+        ? interpolate(gettext("%(player)s cleared the deal: it takes a winning line, and they found one."), {
+            player: this.owner,
+          })
+        : gettext("You cleared the deal: it takes a winning line, and you found one.");
     } else if (analysis.deal_winnable === true) {
       el.analysisDeal.textContent = gettext("This deal could be won.");
     } else if (analysis.deal_winnable === false) {
@@ -204,7 +256,9 @@ export class AfterGame {
       el.analysisLoss.textContent = this.losingMoveText(losing);
     } else if (!won && analysis.deal_winnable === true && typeof losing !== "number") {
       el.analysisLoss.hidden = false;
-      el.analysisLoss.textContent = gettext("Your last position could still have been won.");
+      el.analysisLoss.textContent = this.owner
+        ? interpolate(gettext("%(player)s's last position could still have been won."), { player: this.owner })
+        : gettext("Your last position could still have been won.");
     }
 
     el.analysisNote.hidden = !analysis.withheld;
@@ -222,15 +276,19 @@ export class AfterGame {
 
   losingMoveText(losing) {
     const n = losing + 1;
+    const player = this.owner;
     try {
       const before = replay(this.deal, this.finalLine.slice(0, losing));
       const [from, to] = this.finalLine[losing];
-      return interpolate(
-        gettext("Your game could no longer be won after move %(n)s (the %(card)s onto the %(target)s)."),
-        { n, card: cardName(topCard(before[from])), target: cardName(topCard(before[to])) },
-      );
+      const words = player
+        ? gettext("%(player)s's game could no longer be won after move %(n)s (the %(card)s onto the %(target)s).")
+        : gettext("Your game could no longer be won after move %(n)s (the %(card)s onto the %(target)s).");
+      return interpolate(words, { n, player, card: cardName(topCard(before[from])), target: cardName(topCard(before[to])) });
     } catch {
-      return interpolate(gettext("Your game could no longer be won after move %(n)s."), { n });
+      const words = player
+        ? gettext("%(player)s's game could no longer be won after move %(n)s.")
+        : gettext("Your game could no longer be won after move %(n)s.");
+      return interpolate(words, { n, player });
     }
   }
 

@@ -3,7 +3,9 @@
 // stores it, and the room hears it from there. Ending the game posts the whole line to /finish, as
 // the game page does. Nothing runs on import.
 
+import { announceMove, announceUndo } from "../../announce.js";
 import { finishGame, getGame } from "../../api.js";
+import { ask } from "../../ask.js";
 import { BoardView } from "../../board/view.js";
 import { GameClock, formatDuration } from "../../clock.js";
 import { gettext } from "../../i18n.js";
@@ -134,7 +136,9 @@ export class RacerBoard {
   }
 
   play(move) {
-    this.piles = applyMove(this.piles, move);
+    const next = applyMove(this.piles, move);
+    announceMove(this.piles, move, next.length);
+    this.piles = next;
     this.line = [...this.line, [move[0], move[1]]];
     this.link?.sendMove(move);
     this.render(move);
@@ -149,6 +153,7 @@ export class RacerBoard {
     this.targets = [];
     this.link?.sendUndo();
     this.render();
+    announceUndo(this.piles.length);
   }
 
   adopt(line) {
@@ -170,9 +175,14 @@ export class RacerBoard {
     this.winTimer = setTimeout(() => this.finishByPost(), this.link?.live ? WIN_ACK_TIMEOUT_MS : 0);
   }
 
-  endGame() {
+  async endGame() {
     if (this.finished || this.ending) return;
-    if (!window.confirm(gettext("End your game now? It counts in the race as it stands."))) return;
+    const sure = await ask({
+      question: gettext("End your game now? It counts in the race as it stands."),
+      yes: gettext("End game"),
+      no: gettext("Keep playing"),
+    });
+    if (!sure || this.finished || this.ending) return;
     this.finishByPost();
   }
 

@@ -1,0 +1,53 @@
+"""Dates the server prints: in Persian the Solar Hijri date first with the Gregorian beside it, in
+Persian digits; in English the Gregorian date alone."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+
+from frontend.jalali import to_jalali
+
+
+@pytest.mark.parametrize(
+    ("gregorian", "jalali"),
+    [
+        (datetime.date(2024, 3, 20), (1403, 1, 1)),  # Nowruz 1403
+        (datetime.date(2025, 3, 21), (1404, 1, 1)),  # Nowruz 1404
+        (datetime.date(2025, 3, 20), (1403, 12, 30)),  # 30 Esfand 1403, a leap year's last day
+        (datetime.date(1979, 2, 11), (1357, 11, 22)),  # 22 Bahman 1357
+        (datetime.date(2026, 11, 30), (1405, 9, 9)),
+    ],
+)
+def test_known_days_convert_to_their_solar_hijri_dates(gregorian: datetime.date, jalali: tuple[int, int, int]) -> None:
+    assert to_jalali(gregorian) == jalali
+
+
+def test_every_day_from_2000_to_2040_follows_the_day_before_it() -> None:
+    day, last = datetime.date(2000, 1, 1), datetime.date(2040, 12, 31)
+    previous = to_jalali(day)
+    while day < last:
+        day += datetime.timedelta(days=1)
+        year, month, day_of_month = to_jalali(day)
+        next_in_month = (previous[0], previous[1], previous[2] + 1)
+        next_month = (previous[0], previous[1] + 1, 1)
+        next_year = (previous[0] + 1, 1, 1)
+        assert (year, month, day_of_month) in (next_in_month, next_month, next_year), day
+        # Months 1 to 6 have 31 days, 7 to 11 have 30, Esfand 29 or 30.
+        assert day_of_month <= (31 if month <= 6 else 30), day
+        previous = (year, month, day_of_month)
+
+
+@pytest.mark.django_db
+def test_the_daily_board_shows_the_solar_hijri_date_beside_the_gregorian_in_persian(client: Client) -> None:
+    page = client.get("/daily/2026-11-30", headers={"accept-language": "fa"}).content.decode()
+    assert "۹ آذر ۱۴۰۵ (۳۰ نوامبر ۲۰۲۶)" in page
+
+
+@pytest.mark.django_db
+def test_the_daily_board_shows_the_gregorian_date_in_english(client: Client) -> None:
+    page = client.get("/daily/2026-11-30", headers={"accept-language": "en"}).content.decode()
+    assert "30 November 2026" in page
+    assert "آذر" not in page
