@@ -53,11 +53,12 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def profile(request: HttpRequest, nickname: str) -> HttpResponse:
     """A player's profile; the page draws its statistics from GET /api/players/<nickname>."""
     from accounts.selectors import player_by_nickname
+    from games.races.selectors import player_race_stats
 
     player = player_by_nickname(nickname=nickname)
     if player is None:
         raise Http404("no such player")
-    return render(request, "frontend/profile.html", {"player": player})
+    return render(request, "frontend/profile.html", {"player": player, "races": player_race_stats(player=player)})
 
 
 @require_safe

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from accounts.models import Player
 from games.models import Game
@@ -124,6 +125,13 @@ def test_places_are_stored_for_profiles_and_only_first_against_someone_is_a_win(
     assert player_race_stats(player=host) == {"played": 1, "won": 1}
     assert player_race_stats(player=friend) == {"played": 1, "won": 0}
     assert Racer.objects.get(player=host).place == 1
+
+
+def test_a_players_profile_page_shows_their_races_played_and_won(racing, host, friend, winning_game):
+    finish(racing, host, winning_game["moves"], 100)
+    finish(racing, friend, [], 30)
+    html = Client().get(f"/players/{host.nickname}").content.decode()
+    assert 'data-races-played="1" data-races-won="1"' in html
 
 
 def test_a_race_alone_is_played_but_not_won(room, host):

@@ -62,7 +62,9 @@ function statText(name, stats) {
 }
 
 function drawStats(page, stats) {
-  for (const cell of page.querySelectorAll("[data-stat]")) cell.textContent = statText(cell.dataset.stat, stats);
+  // Races are counted by the race rooms, which the profile API (accounts) does not read: the page has them.
+  const all = { ...stats, races_played: Number(page.dataset.racesPlayed), races_won: Number(page.dataset.racesWon) };
+  for (const cell of page.querySelectorAll("[data-stat]")) cell.textContent = statText(cell.dataset.stat, all);
 }
 
 // ---------------------------------------------------------------- score chart
