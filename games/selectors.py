@@ -51,6 +51,8 @@ def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tupl
     game = game_get_for_player(game_id=game_id, player=player)
     if game.ranked:
         raise GameError(_("the still-winnable indicator is for unranked games only"))
+    if game.mode == Game.Mode.RACE:
+        raise GameError(_("no still-winnable indicator in a race: everyone plays on their own"))
     if game.status != Game.Status.PLAYING:
         raise GameFinished(_("game %(game)s is finished: see its analysis instead") % {"game": game_id})
     if winning_lines_withheld(game=game, today=today):

@@ -316,6 +316,8 @@ def game_hint(
     if not game.ranked and selectors.winning_lines_withheld(game=game, today=now.date()):
         # A practice game of a day not over would hand its winning line to a fresh ranked attempt.
         raise LinesWithheld(gettext("no hints on a practice game of a daily deal before its day is over (UTC)"))
+    if game.mode == Game.Mode.RACE:
+        raise GameError(gettext("no hints in a race: everyone plays on their own"))
     if game.ranked and not accept_unranked:
         raise NeedsUnrankedConsent(gettext("a hint makes this game unranked for good: confirm with accept_unranked"))
     time_limit = settings.SOLVER_TIME_LIMIT

@@ -9,11 +9,13 @@ import pytest
 from django.test import Client
 
 from accounts.models import Player
+from games.errors import GameError
 from games.models import Game
 from games.races import services
 from games.races.models import Racer, Room
 from games.races.selectors import player_race_stats, room_view
-from games.services import game_finish, game_move
+from games.selectors import game_winnable
+from games.services import game_finish, game_hint, game_move
 
 from .conftest import later
 
@@ -125,6 +127,14 @@ def test_places_are_stored_for_profiles_and_only_first_against_someone_is_a_win(
     assert player_race_stats(player=host) == {"played": 1, "won": 1}
     assert player_race_stats(player=friend) == {"played": 1, "won": 0}
     assert Racer.objects.get(player=host).place == 1
+
+
+def test_a_racer_gets_no_hint_and_no_still_winnable_check(racing, host):
+    game = race_game(racing, host)
+    with pytest.raises(GameError, match="no hints in a race"):
+        game_hint(game_id=game.pk, player=host, accept_unranked=True, now=after_start(5))
+    with pytest.raises(GameError, match="in a race"):
+        game_winnable(game_id=game.pk, player=host, today=after_start(5).date())
 
 
 def test_a_players_profile_page_shows_their_races_played_and_won(racing, host, friend, winning_game):
