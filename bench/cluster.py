@@ -8,11 +8,14 @@ Also the two process figures the benchmarks report: CPU seconds and resident mem
 from __future__ import annotations
 
 import os
+import resource
 import secrets
+import signal
 import socket
 import subprocess
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,8 +133,19 @@ def _wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path)
         time.sleep(0.1)
 
 
+def manage(env: dict[str, str], *command: str) -> None:
+    """Run `manage.py command` in the environment `env`; raise ClusterError with its output if it fails."""
+    done = subprocess.run(
+        [BIN / "python", "manage.py", *command], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise ClusterError(f"manage.py {command[0]} failed:\n{done.stderr[-4000:]}")
+
+
 @contextmanager
-def _daphne(env: dict[str, str], log: Path) -> Iterator[Daphne]:
+def daphne_process(env: dict[str, str], log: Path) -> Iterator[Daphne]:
+    """A Daphne process serving the site on a free loopback port in the environment `env`, its output in
+    `log`; stopped when the context ends."""
     port = free_port()
     with log.open("wb") as output:
         server = subprocess.Popen(
@@ -168,26 +182,27 @@ def cluster(
             channels_prefix=f"bench-{os.getpid()}-{secrets.token_hex(4)}",
             extra=extra_env,
         )
-        migrate = subprocess.run(
-            [BIN / "python", "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if migrate.returncode != 0:
-            raise ClusterError(f"manage.py migrate failed:\n{migrate.stderr[-4000:]}")
+        manage(env, "migrate", "--noinput")
         # Production settings serve static files by their hashed names, from collectstatic's manifest.
         env["STATIC_ROOT"] = str(workdir / "static")
-        collect = subprocess.run(
-            [BIN / "python", "manage.py", "collectstatic", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if collect.returncode != 0:
-            raise ClusterError(f"manage.py collectstatic failed:\n{collect.stderr[-4000:]}")
-        yield [stack.enter_context(_daphne(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
+        manage(env, "collectstatic", "--noinput", "-v0")
+        yield [stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
+
+
+def allow_open_files(wanted: int) -> None:
+    """Raise this process's limit on open files (sockets) to `wanted`, as far as the hard limit allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, wanted)), hard))
+
+
+def run_bench(main: Callable[[], None]) -> None:
+    """Run a benchmark's `main`, which starts a cluster: a setup failure or an interrupt ends the script with a
+    message instead of a traceback, once the cluster is stopped."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the cluster on `kill` as on Ctrl-C
+    try:
+        main()
+    except ClusterError as error:
+        sys.exit(str(error))
+    except KeyboardInterrupt:
+        print("interrupted: the cluster is stopped and its database dropped", file=sys.stderr)
+        sys.exit(130)

@@ -24,7 +24,6 @@ import os
 import random
 import resource
 import shlex
-import signal
 import sys
 import tempfile
 import time
@@ -47,10 +46,12 @@ if str(ROOT) not in sys.path:
 from bench.cluster import (  # noqa: E402
     ClusterError,
     Daphne,
+    allow_open_files,
     cluster,
     log_problems,
     process_cpu_seconds,
     process_rss_bytes,
+    run_bench,
 )
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
@@ -504,6 +505,17 @@ def counts(counter: Counter[str]) -> str:
     return ", ".join(f"{reason}: {count}" for reason, count in counter.most_common())
 
 
+def print_report(rows: list[tuple[str, str]], *, stopped: Counter[str], server_log: list[str]) -> None:
+    """Print a benchmark's figures as aligned rows, then the sockets stopped early and the server's warnings."""
+    if stopped:
+        rows.append(("stopped early", counts(stopped)))
+    if server_log:
+        rows.append(("server log", f"{len(server_log)} warnings or errors; the first: {server_log[0][:200]}"))
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        print(f"{label:<{width}}  {value}")
+
+
 def report(args: argparse.Namespace, results: Results, server_log: list[str]) -> None:
     start, end = results.window_start, results.window_end
     server_cpu_s = end.server_cpu_s - start.server_cpu_s
@@ -542,13 +554,7 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
             f"moves sent late by p99 {1000 * percentile(sorted(results.send_lag or [0.0]), 0.99):.1f} ms",
         ),
     ]
-    if results.stopped:
-        rows.append(("stopped early", counts(results.stopped)))
-    if server_log:
-        rows.append(("server log", f"{len(server_log)} warnings or errors; the first: {server_log[0][:200]}"))
-    width = max(len(label) for label, _ in rows)
-    for label, value in rows:
-        print(f"{label:<{width}}  {value}")
+    print_report(rows, stopped=results.stopped, server_log=server_log)
 
 
 def server_env(assignment: str) -> tuple[str, str]:
@@ -589,11 +595,8 @@ def main() -> None:
         help="an extra environment variable for the Daphne processes, e.g. DATABASE_CONN_MAX_AGE=60",
     )
     args = parser.parse_args()
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the cluster on `kill` as on Ctrl-C
     # The client holds two sockets per player and one per watcher, each server process its share.
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = 2 * (2 * args.players + args.watchers) + 256
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, wanted)), hard))
+    allow_open_files(2 * (2 * args.players + args.watchers) + 256)
 
     with (
         tempfile.TemporaryDirectory(prefix="accordion-load-") as workdir,
@@ -613,10 +616,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ClusterError as error:
-        sys.exit(str(error))
-    except KeyboardInterrupt:
-        print("interrupted: the cluster is stopped and its database dropped", file=sys.stderr)
-        sys.exit(130)
+    run_bench(main)

@@ -22,9 +22,7 @@ import http.client
 import json
 import os
 import random
-import resource
 import shlex
-import signal
 import sys
 import tempfile
 import time
@@ -44,8 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.cluster import ClusterError, Daphne, cluster, log_problems  # noqa: E402
-from bench.load import Sample, bounded, counts, sample, server_env, spread_ms  # noqa: E402
+from bench.cluster import ClusterError, Daphne, allow_open_files, cluster, log_problems, run_bench  # noqa: E402
+from bench.load import Sample, bounded, counts, print_report, sample, server_env, spread_ms  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
 # A progress later than this counts as lost; the run also waits this long after the last move.
@@ -404,13 +402,7 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
         ),
         ("client CPU", f"{100 * client_cpu_s / results.window_s:.0f} % of one core (the bots, on the same machine)"),
     ]
-    if results.stopped:
-        rows.append(("stopped early", counts(results.stopped)))
-    if server_log:
-        rows.append(("server log", f"{len(server_log)} warnings or errors; the first: {server_log[0][:200]}"))
-    width = max(len(label) for label, _ in rows)
-    for label, value in rows:
-        print(f"{label:<{width}}  {value}")
+    print_report(rows, stopped=results.stopped, server_log=server_log)
 
 
 def main() -> None:
@@ -430,9 +422,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.min_rate > args.max_rate:
         parser.error("--min-rate is above --max-rate")
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the cluster on `kill` as on Ctrl-C
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.races * args.racers + 256)), hard))
+    allow_open_files(4 * args.races * args.racers + 256)
     with (
         tempfile.TemporaryDirectory(prefix="accordion-race-") as workdir,
         cluster(
@@ -451,10 +441,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ClusterError as error:
-        sys.exit(str(error))
-    except KeyboardInterrupt:
-        print("interrupted: the cluster is stopped and its database dropped", file=sys.stderr)
-        sys.exit(130)
+    run_bench(main)

@@ -20,7 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
-from accordion_site.errors import OUTAGES
+from accordion_site.errors import OUTAGES, ServiceError
 from accordion_site.languages import socket_language
 from accordion_site.sockets import CLOSE_TRY_AGAIN
 from accounts.models import Player
@@ -47,7 +47,55 @@ MAX_CATCH_UP_EVENTS = 50
 REMEMBERED_ACKS = 64
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class ServiceSocket(AsyncWebsocketConsumer):
+    """What the game and race sockets share: handlers run in the handshake's language, frames are JSON,
+    a refusal is sent before the close, and a socket over its message rate is told to slow down, then
+    closed. A subclass sets `rate` and `strikes` on connect and names itself in `described`."""
+
+    rate: protocol.MessageRate
+    strikes: int
+
+    @property
+    def described(self) -> str:
+        """What this socket serves, for the log ("game 12")."""
+        raise NotImplementedError
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale connections on its shared database thread before every message; these
+        # consumers' database calls manage their own connections, so that hop is skipped.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        with translation.override(self.language):
+            await handler(message)
+
+    @cached_property
+    def language(self) -> str:
+        """The language of this socket's refusals, chosen once from its handshake."""
+        return socket_language(self.scope)
+
+    async def _over_rate(self) -> bool:
+        """Whether the message just received is over the rate (and so refused, or the socket closed)."""
+        if self.rate.allow():
+            return False
+        self.strikes += 1
+        if self.strikes >= FLOOD_STRIKES:
+            logger.warning("%s: socket closed for flooding", self.described)
+            await self.close(code=CLOSE_FLOODING)
+        else:
+            await self._send(protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited"))
+        return True
+
+    async def _refuse(self, error: ServiceError) -> None:
+        logger.warning("socket for %s refused: %s", self.described, error.message)
+        await self._send(protocol.refused(error=error.message, code=error.code))
+        await self.close(code=CLOSE_NO_SUCH_GAME if error.status == 404 else CLOSE_NOT_YOUR_GAME)
+
+    async def _send(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content))
+
+
+class GameConsumer(ServiceSocket):
     # No channel of its own per socket: the hub subscribes once per game for the whole process.
     channel_layer_alias = "none: events arrive through games.hub"
 
@@ -86,23 +134,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "held"):
             await hub().unfollow(self.game_id, self)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale connections on its shared database thread before every message; this
-        # consumer's database calls manage their own connections, so that hop is skipped.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        with translation.override(self.language):
-            await handler(message)
-
-    @cached_property
-    def language(self) -> str:
-        """The language of this socket's refusals, chosen once from its handshake."""
-        return socket_language(self.scope)
+    @property
+    def described(self) -> str:
+        return f"game {self.game_id}"
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.rate.allow():
-            await self._refuse_flood()
+        if await self._over_rate():
             return
         try:
             message = protocol.parse_client_message(text_data)
@@ -179,19 +216,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         if below is None:
             self.held = None
 
-    async def _refuse(self, error: GameError) -> None:
-        logger.warning("socket for game %s refused: %s", self.game_id, error.message)
-        await self._send(protocol.refused(error=error.message, code=error.code))
-        await self.close(code=CLOSE_NO_SUCH_GAME if error.status == 404 else CLOSE_NOT_YOUR_GAME)
-
-    async def _refuse_flood(self) -> None:
-        self.strikes += 1
-        if self.strikes >= FLOOD_STRIKES:
-            logger.warning("game %s: socket closed for flooding", self.game_id)
-            await self.close(code=CLOSE_FLOODING)
-            return
-        await self._send(protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited"))
-
     def _catch_up(self, *, since: int | None) -> tuple[int, list[str]]:
         """The game's version, and the frames that bring a client that has version `since` up to it:
         the events it missed, or the whole game (`state`) when it has none, is too far behind, or is
@@ -214,9 +238,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         return protocol.ack(
             n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game)
         )
-
-    async def _send(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content))
 
 
 def _result(game: Game) -> dict[str, Any] | None:

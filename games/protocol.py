@@ -81,8 +81,13 @@ def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int  # bool is not a move index or a sequence number
 
 
-def parse_client_message(text: str | None) -> ClientMessage:
-    """Parse one text frame from a player's socket; raise ProtocolError saying what is wrong."""
+def is_whole(value: object) -> TypeGuard[int]:
+    """A whole number a client may send as a sequence number, version or id (fits a 32-bit column)."""
+    return _is_int(value) and 0 <= value < 2**31
+
+
+def decode_frame(text: str | None) -> dict[str, Any]:
+    """The JSON object in one text frame from a socket; raise ProtocolError if it is not one or is too large."""
     if text is None:
         raise ProtocolError(_("send JSON text frames, not binary"))
     if len(text) > MAX_MESSAGE_BYTES:
@@ -99,9 +104,21 @@ def parse_client_message(text: str | None) -> ClientMessage:
         raise ProtocolError(_("malformed JSON")) from None
     if not isinstance(content, dict):
         raise ProtocolError(_("a message is a JSON object with a type field 't'"))
+    return content
+
+
+def sequence_number(content: dict[str, Any]) -> int:
+    """The message's 'n', which every client message carries so its answer can name it."""
     n = content.get("n")
-    if not _is_int(n) or not 0 <= n < 2**31:
+    if not is_whole(n):
         raise ProtocolError(_("'n' must be a whole number (the message's sequence number)"))
+    return n
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Parse one text frame from a player's socket; raise ProtocolError saying what is wrong."""
+    content = decode_frame(text)
+    n = sequence_number(content)
     kind = content.get("t")
     if kind == "move":
         move = content.get("move")
@@ -112,7 +129,7 @@ def parse_client_message(text: str | None) -> ClientMessage:
         return UndoMessage(n=n)
     if kind == "sync":
         v = content.get("v")
-        if not _is_int(v) or not 0 <= v < 2**31:
+        if not is_whole(v):
             raise ProtocolError(_("'v' must be a whole number (the last version the client has)"), n=n)
         return SyncMessage(n=n, v=v)
     raise ProtocolError(

@@ -16,6 +16,7 @@ import {
   replay,
   score,
   scoreParts,
+  tapPile,
   targetsFrom,
   topsOf,
 } from "../static/js/rules.js";
@@ -160,4 +161,25 @@ test("targetsFrom offers nothing for the leftmost pile or a position outside the
   assert.deepEqual(targetsFrom(clubs, -1), []);
   assert.deepEqual(targetsFrom(clubs, 1.5), []);
   assert.deepEqual(targetsFrom(clubs, 3), [2, 0]);
+});
+
+test("tapping a pile with one move plays it", () => {
+  const tap = tapPile(["9D", "2C", "3H", "9S"], { index: 3, selected: null, targets: [] });
+  assert.deepEqual(tap, { move: [3, 0], selected: null, targets: [], stuck: false });
+});
+
+test("tapping a pile with two moves picks it, and tapping one of its targets plays there", () => {
+  const piles = ["9D", "2C", "3H", "9H"];
+  const picked = tapPile(piles, { index: 3, selected: null, targets: [] });
+  assert.deepEqual(picked, { move: null, selected: 3, targets: [2, 0], stuck: false });
+  assert.deepEqual(tapPile(piles, { index: 0, ...picked }).move, [3, 0]);
+});
+
+test("tapping anything but a target after a pick drops the pick without moving", () => {
+  const tap = tapPile(["9D", "2C", "3H", "9H"], { index: 1, selected: 3, targets: [2, 0] });
+  assert.deepEqual(tap, { move: null, selected: null, targets: [], stuck: false });
+});
+
+test("tapping a pile that cannot move is stuck", () => {
+  assert.equal(tapPile(["9D", "2C", "3H", "KS"], { index: 3, selected: null, targets: [] }).stuck, true);
 });

@@ -6,19 +6,16 @@ never through a channel-layer group of its own. Database work runs on the databa
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
 from accordion_site.errors import ServiceError
 from accounts.models import Player
-from games.consumers import GameConsumer
+from games.consumers import FLOOD_STRIKES, ServiceSocket
 from games.protocol import MessageRate
 
 from . import protocol, services
@@ -30,13 +27,10 @@ from .selectors import normalize_room_code, room_get
 
 logger = logging.getLogger(__name__)
 
-CLOSE_NOT_ALLOWED = 4403
-CLOSE_NO_SUCH_ROOM = 4404
-CLOSE_FLOODING = 4429
-FLOOD_STRIKES = 100
+__all__ = ["FLOOD_STRIKES", "RaceConsumer"]
 
 
-class RaceConsumer(AsyncWebsocketConsumer):
+class RaceConsumer(ServiceSocket):
     # No channel of its own per socket: the process's relay hears the room once for all its sockets.
     channel_layer_alias = "none: room messages arrive through games.races.relay"
 
@@ -79,19 +73,12 @@ class RaceConsumer(AsyncWebsocketConsumer):
             news = await db_call(services.race_disconnect)(code=self.code, player=self.player)
             await announce(news)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # As GameConsumer: skip Channels' per-message hop to its shared database thread.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        with translation.override(self.language):
-            await handler(message)
-
-    language = GameConsumer.language
+    @property
+    def described(self) -> str:
+        return f"race {self.code!r}"
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.rate.allow():
-            await self._refuse_flood()
+        if await self._over_rate():
             return
         try:
             message = protocol.parse_client_message(text_data)
@@ -176,19 +163,3 @@ class RaceConsumer(AsyncWebsocketConsumer):
             else:
                 await self.send(text_data=item)
         self.held = None
-
-    async def _refuse(self, error: ServiceError) -> None:
-        logger.warning("race socket for %r refused: %s", self.code, error.message)
-        await self._send(protocol.refused(error=error.message, code=error.code))
-        await self.close(code=CLOSE_NO_SUCH_ROOM if error.status == 404 else CLOSE_NOT_ALLOWED)
-
-    async def _refuse_flood(self) -> None:
-        self.strikes += 1
-        if self.strikes >= FLOOD_STRIKES:
-            logger.warning("race %s: socket closed for flooding", self.code)
-            await self.close(code=CLOSE_FLOODING)
-            return
-        await self._send(protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited"))
-
-    async def _send(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content))

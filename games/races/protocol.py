@@ -9,14 +9,14 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext as _
 
-from games.protocol import MAX_MESSAGE_BYTES, ProtocolError
+from games.protocol import ProtocolError, decode_frame, is_whole, refused, reject, sequence_number
 
-__all__ = ["ProtocolError"]
+__all__ = ["ProtocolError", "refused", "reject"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,31 +99,10 @@ _SIMPLE: dict[str, type[StartMessage | LeaveMessage | RematchMessage | SyncMessa
 _TYPES = "'ready', 'start', 'kick', 'leave', 'rematch', 'ghost', 'settings' or 'sync'"
 
 
-def _whole(value: object) -> TypeGuard[int]:
-    return type(value) is int and 0 <= value < 2**31  # bool is not an id or a sequence number
-
-
 def parse_client_message(text: str | None) -> ClientMessage:
     """Parse one text frame from a room socket; raise ProtocolError saying what is wrong."""
-    if text is None:
-        raise ProtocolError(_("send JSON text frames, not binary"))
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            _("message too large: %(size)s characters, at most %(limit)s")
-            % {"size": len(text), "limit": MAX_MESSAGE_BYTES},
-            code="too_large",
-        )
-    try:
-        content: Any = json.loads(text)
-    except RecursionError:  # e.g. a thousand "[": deeper than Python's parser goes, still just bad input
-        raise ProtocolError(_("malformed JSON: nested too deeply")) from None
-    except ValueError:
-        raise ProtocolError(_("malformed JSON")) from None
-    if not isinstance(content, dict):
-        raise ProtocolError(_("a message is a JSON object with a type field 't'"))
-    n = content.get("n")
-    if not _whole(n):
-        raise ProtocolError(_("'n' must be a whole number (the message's sequence number)"))
+    content = decode_frame(text)
+    n = sequence_number(content)
     kind = content.get("t")
     if kind in _SIMPLE:
         return _SIMPLE[kind](n=n)
@@ -134,17 +113,17 @@ def parse_client_message(text: str | None) -> ClientMessage:
         return ReadyMessage(n=n, ready=ready)
     if kind == "kick":
         player = content.get("player")
-        if not _whole(player):
+        if not is_whole(player):
             raise ProtocolError(_("'player' must be the id of the racer to kick"), n=n)
         return KickMessage(n=n, player=player)
     if kind == "ghost":
         game = content.get("game")
-        if game is not None and not _whole(game):
+        if game is not None and not is_whole(game):
             raise ProtocolError(_("'game' must be the id of a finished game, or null to drop the ghost"), n=n)
         return GhostMessage(n=n, game=game)
     if kind == "settings":
         time_limit = content.get("time_limit")
-        if time_limit is not None and not _whole(time_limit):
+        if time_limit is not None and not is_whole(time_limit):
             raise ProtocolError(_("'time_limit' must be a whole number of seconds"), n=n)
         code = (content["code"] or "") if "code" in content else None  # null or "": a fresh deal
         if code is not None and not isinstance(code, str):
@@ -209,12 +188,3 @@ def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]
 
 def ack(*, n: int) -> dict[str, Any]:
     return {"t": "ack", "n": n}
-
-
-def reject(*, n: int | None, error: str, code: str) -> dict[str, Any]:
-    return {"t": "reject", "n": n, "error": error, "code": code}
-
-
-def refused(*, error: str, code: str) -> dict[str, Any]:
-    """Why the server will not serve this socket; sent after accepting it, just before the 4xxx close."""
-    return {"t": "refused", "error": error, "code": code}

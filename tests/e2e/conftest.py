@@ -13,21 +13,20 @@ the rest of the suite goes on.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import NoReturn
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from bench.cluster import ClusterError, daphne_process, manage
+from bench.cluster import fresh_database as cluster_database
+
 ROOT = Path(__file__).resolve().parents[2]
-BIN = ROOT / ".venv" / "bin"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -37,7 +36,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-START_TIMEOUT_S = 20
 POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql"}
 
 
@@ -48,53 +46,20 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def port_answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def tail(path: Path, lines: int = 40) -> str:
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-
 @contextmanager
 def fresh_database(workdir: Path) -> Iterator[str]:
     """Yield the DATABASE_URL of an empty database: on the PostgreSQL server DATABASE_URL names (as CI
     sets it), a database of its own, dropped afterwards; otherwise a SQLite file in `workdir`."""
     url = os.environ.get("DATABASE_URL", "")
-    parts = urlsplit(url)
-    if parts.scheme not in POSTGRES_SCHEMES:
+    if urlsplit(url).scheme not in POSTGRES_SCHEMES:
         yield f"sqlite:///{workdir / 'e2e.sqlite3'}"
         return
-
-    import psycopg
-    from psycopg import sql
-
-    name = f"accordion_e2e_{os.getpid()}"
-    maintenance = urlunsplit(parts._replace(path="/postgres"))
-
-    def execute(statement: str) -> None:
-        with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as connection:
-            connection.execute(sql.SQL(statement).format(sql.Identifier(name)))
-
-    try:
-        execute("DROP DATABASE IF EXISTS {}")
-        execute("CREATE DATABASE {}")
-    except psycopg.Error as error:
-        unavailable(f"cannot create the e2e database on {parts.hostname}:{parts.port}: {error}")
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+    with ExitStack() as stack:
+        try:
+            database_url = stack.enter_context(cluster_database(url, f"accordion_e2e_{os.getpid()}"))
+        except ClusterError as error:
+            unavailable(str(error))
+        yield database_url
 
 
 @pytest.fixture(scope="session")
@@ -110,7 +75,7 @@ def site_url(site_database_url: str) -> Iterator[str]:
     """A real Daphne serving the site on a free port, on a fresh database; REDIS_URL passes through,
     so under CI the sockets go through the real Redis channel layer."""
     database_url = site_database_url
-    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp, ExitStack() as stack:
         env = {
             **os.environ,
             "DEBUG": "1",  # the app's own urls serve /static/
@@ -126,41 +91,12 @@ def site_url(site_database_url: str) -> Iterator[str]:
             "API_VISITOR_RATE": "100000/minute",
             "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "100000",
         }
-        log = Path(tmp) / "daphne.log"
-        migrate = subprocess.run(
-            [BIN / "python", "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if migrate.returncode != 0:
-            pytest.fail(f"manage.py migrate failed for the e2e database:\n{migrate.stderr[-4000:]}")
-
-        port = free_port()
-        with log.open("wb") as output:
-            server = subprocess.Popen(
-                [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), "accordion_site.asgi:application"],
-                cwd=ROOT,
-                env=env,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
         try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while not port_answers(port):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"Daphne did not start on port {port}; its output ends with:\n{tail(log)}")
-                time.sleep(0.1)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            manage(env, "migrate", "--noinput")
+            daphne = stack.enter_context(daphne_process(env, Path(tmp) / "daphne.log"))
+        except ClusterError as error:
+            pytest.fail(f"the e2e server did not start: {error}")
+        yield daphne.origin
 
 
 @pytest.fixture(scope="package")

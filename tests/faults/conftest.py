@@ -14,6 +14,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -99,6 +100,45 @@ async def until(socket: ClientConnection, test: Callable[[dict[str, Any]], bool]
             message = json.loads(await socket.recv())
             if test(message):
                 return message
+
+
+@dataclass(frozen=True, slots=True)
+class StartedRace:
+    """A race of two racers at its start signal: the room socket's path, each racer's room socket, player
+    id and game (its `ws` is the game's socket)."""
+
+    ws: str
+    host_room: ClientConnection
+    friend_room: ClientConnection
+    host_id: int
+    friend_id: int
+    host_game: dict[str, Any]
+    friend_game: dict[str, Any]
+
+
+async def start_race(host: Visitor, friend: Visitor, *, deal_code: str) -> StartedRace:
+    """The host opens a room on the deal, the friend joins and is ready, the host starts: each racer's room
+    socket is on the racer's own process, and has heard the start signal."""
+    status, room = host.request("POST", "/api/races", {"code": deal_code})
+    assert status == 201, room
+    assert friend.request("POST", f"/api/races/{room['code']}/join", {})[0] == 200
+    host_room, friend_room = await host.socket(room["ws"]), await friend.socket(room["ws"])
+    host_id = (await until(host_room, lambda m: m["t"] == "welcome"))["player"]
+    friend_id = (await until(friend_room, lambda m: m["t"] == "welcome"))["player"]
+    await friend_room.send(json.dumps({"t": "ready", "ready": True, "n": 1}))
+    await until(
+        host_room, lambda m: m["t"] == "room" and any(r["player"] == friend_id and r["ready"] for r in m["racers"])
+    )
+    await host_room.send(json.dumps({"t": "start", "n": 1}))
+    host_game = (await until(host_room, lambda m: m["t"] == "start"))["game"]
+    friend_game = (await until(friend_room, lambda m: m["t"] == "start"))["game"]
+    return StartedRace(room["ws"], host_room, friend_room, host_id, friend_id, host_game, friend_game)
+
+
+async def places(room_socket: ClientConnection) -> list[tuple[int, int, bool]]:
+    """The next standings a room socket hears: (player, place, won) for each racer, in order."""
+    table = (await until(room_socket, lambda m: m["t"] == "standings"))["standings"]
+    return [(entry["player"], entry["place"], entry["won"]) for entry in table]
 
 
 async def answer(socket: ClientConnection, n: int) -> dict[str, Any]:

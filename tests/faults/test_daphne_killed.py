@@ -3,7 +3,6 @@ find every move the dead one had acknowledged, finish the race, and get the righ
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from bench.race import Visitor
-from tests.faults.conftest import caught_up_line, play, production_cluster, request, until
+from tests.faults.conftest import caught_up_line, places, play, production_cluster, request, start_race, until
 
 pytestmark = pytest.mark.services
 
@@ -23,19 +22,9 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
     line = winning_game["moves"]
     with production_cluster(tmp_path, redis_url=redis_url) as (doomed, survivor):
         host, friend = Visitor(doomed), Visitor(doomed)
-        status, room = host.request("POST", "/api/races", {"code": winning_game["deal_code"]})
-        assert status == 201, room
-        assert friend.request("POST", f"/api/races/{room['code']}/join", {})[0] == 200
-        host_room, friend_room = await host.socket(room["ws"]), await friend.socket(room["ws"])
-        host_id = (await until(host_room, lambda m: m["t"] == "welcome"))["player"]
-        friend_id = (await until(friend_room, lambda m: m["t"] == "welcome"))["player"]
-        await friend_room.send(json.dumps({"t": "ready", "ready": True, "n": 1}))
-        await until(
-            host_room, lambda m: m["t"] == "room" and any(r["player"] == friend_id and r["ready"] for r in m["racers"])
-        )
-        await host_room.send(json.dumps({"t": "start", "n": 1}))
-        host_game = (await until(host_room, lambda m: m["t"] == "start"))["game"]
-        friend_game = (await until(friend_room, lambda m: m["t"] == "start"))["game"]
+        race = await start_race(host, friend, deal_code=winning_game["deal_code"])
+        host_room, friend_room = race.host_room, race.friend_room
+        host_game, friend_game = race.host_game, race.friend_game
         host_play = await host.socket(f"{host_game['ws']}?v=1")
         friend_play = await friend.socket(f"{friend_game['ws']}?v=1")
         host_acks = await play(host_play, line[:10])
@@ -48,7 +37,7 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
 
         # The racers' pages reconnect, now to the surviving process, and resume by version.
         host.daphne = friend.daphne = survivor
-        host_room, friend_room = await host.socket(room["ws"]), await friend.socket(room["ws"])
+        host_room, friend_room = await host.socket(race.ws), await friend.socket(race.ws)
         assert (await until(host_room, lambda m: m["t"] == "start"))["game"]["id"] == host_game["id"]
         assert (await until(friend_room, lambda m: m["t"] == "start"))["game"]["id"] == friend_game["id"]
         host_play = await host.socket(f"{host_game['ws']}?v=1")
@@ -61,10 +50,6 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
         status, finished = await request(friend, "POST", f"/api/games/{friend_game['id']}/finish", {"moves": line[:5]})
         assert (status, finished["result"]["piles"]) == (200, 47)
         for socket in (host_room, friend_room):
-            table = (await until(socket, lambda m: m["t"] == "standings"))["standings"]
-            assert [(entry["player"], entry["place"], entry["won"]) for entry in table] == [
-                (host_id, 1, True),
-                (friend_id, 2, False),
-            ]
+            assert await places(socket) == [(race.host_id, 1, True), (race.friend_id, 2, False)]
         for socket in (host_play, friend_play, host_room, friend_room):
             await socket.close()

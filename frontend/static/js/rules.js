@@ -67,6 +67,22 @@ export function targetsFrom(piles, index) {
   return targets;
 }
 
+/**
+ * What tapping the pile at `index` does, with `selected` the pile picked by an earlier tap (or null) and
+ * `targets` where it may go: `move` to play (or null), the `selected` pile and `targets` after the tap, and
+ * `stuck` when the tapped pile cannot move at all. A pile with one move plays it; one with two is picked;
+ * a tap after a pick plays onto the tapped pile if it is a target, and otherwise drops the pick.
+ */
+export function tapPile(piles, { index, selected, targets }) {
+  if (selected !== null) {
+    return { move: targets.includes(index) ? [selected, index] : null, selected: null, targets: [], stuck: false };
+  }
+  const options = targetsFrom(piles, index);
+  if (options.length === 1) return { move: [index, options[0]], selected: null, targets: [], stuck: false };
+  if (options.length > 1) return { move: null, selected: index, targets: options, stuck: false };
+  return { move: null, selected: null, targets: [], stuck: true };
+}
+
 // Return the reason `move` is not a well-formed move in a row of `count` piles, or null.
 function shapeProblem(move, count) {
   if (!Array.isArray(move) || move.length !== 2) return "a move is a pair [from, to]";

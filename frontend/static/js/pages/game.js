@@ -13,7 +13,7 @@ import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatDate, localDigits } from "../locale_format.js";
 import { GameLink } from "../link.js";
 import { dealLinkUrl, gamePageUrl } from "../nav.js";
-import { applyMove, legalMoves, replay, score, targetsFrom } from "../rules.js";
+import { applyMove, legalMoves, replay, score, tapPile, targetsFrom } from "../rules.js";
 import { AfterGame } from "./game/after.js";
 import { WinnableIndicator } from "./game/winnable.js";
 
@@ -437,26 +437,18 @@ class GamePage {
   onTap(index, event) {
     this.pileTaps.add(event);
     if (this.finished || this.ending || !this.game) return;
-    if (this.selected !== null) {
-      const from = this.selected;
-      const chosen = this.targets.includes(index);
-      this.clearSelection();
-      if (chosen) this.play([from, index]);
-      else this.render(); // tapping anything else cancels
-      return;
-    }
-    const options = targetsFrom(this.piles, index);
-    if (options.length === 1) {
-      this.play([index, options[0]]);
-    } else if (options.length > 1) {
-      this.selected = index;
-      this.targets = options;
-      this.render();
-    } else {
+    const tap = tapPile(this.piles, { index, selected: this.selected, targets: this.targets });
+    this.selected = tap.selected;
+    this.targets = tap.targets;
+    if (tap.move) {
+      this.play(tap.move);
+    } else if (tap.stuck) {
       this.view.shake(index);
       this.setStatus(
         gettext("That pile cannot move: its top card matches neither the pile to its left nor the one three places left."),
       );
+    } else {
+      this.render(); // a pile picked, or a pick dropped by tapping anything else
     }
   }
 

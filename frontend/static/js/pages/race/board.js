@@ -11,7 +11,7 @@ import { GameClock, formatDuration } from "../../clock.js";
 import { gettext } from "../../i18n.js";
 import { localDigits } from "../../locale_format.js";
 import { GameLink } from "../../link.js";
-import { applyMove, legalMoves, replay, score, targetsFrom } from "../../rules.js";
+import { applyMove, legalMoves, replay, score, tapPile, targetsFrom } from "../../rules.js";
 
 const WIN_ACK_TIMEOUT_MS = 4000; // after a winning move, wait this long for the socket before POSTing
 
@@ -114,25 +114,12 @@ export class RacerBoard {
 
   onTap(index) {
     if (this.finished || this.ending) return;
-    if (this.selected !== null) {
-      const from = this.selected;
-      const chosen = this.targets.includes(index);
-      this.selected = null;
-      this.targets = [];
-      if (chosen) this.play([from, index]);
-      else this.render();
-      return;
-    }
-    const options = targetsFrom(this.piles, index);
-    if (options.length === 1) {
-      this.play([index, options[0]]);
-    } else if (options.length > 1) {
-      this.selected = index;
-      this.targets = options;
-      this.render();
-    } else {
-      this.view.shake(index);
-    }
+    const tap = tapPile(this.piles, { index, selected: this.selected, targets: this.targets });
+    this.selected = tap.selected;
+    this.targets = tap.targets;
+    if (tap.move) this.play(tap.move);
+    else if (tap.stuck) this.view.shake(index);
+    else this.render();
   }
 
   play(move) {
