@@ -9,7 +9,7 @@ PORT ?= 8000
 # apt-get needs root; use sudo when make runs as someone else.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve-prod test lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-leaderboard clean
+.PHONY: run serve-prod test lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-watch bench-leaderboard clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,12 @@ bench-load: $(VENV)/.installed-dev
 # Options pass through, e.g. make bench-race RACE_ARGS="--races 25".
 bench-race: $(VENV)/.installed-dev
 	$(BIN)/python bench/race.py $(RACE_ARGS)
+
+# Watching at scale: 1,000 watchers on one game, then 100 games with 10 watchers each, on two Daphne
+# processes, against a plain websockets broadcast server (docs/performance.md); about four minutes.
+# Options pass through, e.g. make bench-watch WATCH_ARGS="--scenarios one".
+bench-watch: $(VENV)/.installed-dev
+	$(BIN)/python bench/watch.py $(WATCH_ARGS)
 
 # The leaderboard's reads on a day of 100,000 players, on a fresh PostgreSQL database (docs/performance.md).
 # Options pass through, e.g. make bench-leaderboard BOARD_ARGS="--players 20000 --explain".

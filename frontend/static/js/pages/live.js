@@ -1,0 +1,231 @@
+// The live list: every game being played that may be watched, the most interesting first (most
+// watched, then closest to a win), with its player, piles, time and watchers. It loads from
+// GET /api/live, then follows /ws/live/, which sends what changed at most once a second. A race's
+// games are shown together, linked to the race. Also the player's "let others watch my games" switch.
+// main() runs the page.
+
+import { getLive } from "../api.js";
+import { formatDuration } from "../clock.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+import { WatchSetting } from "../watch_setting.js";
+
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+const TICK_MS = 1000;
+
+function browserSocket(path) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(`${scheme}//${window.location.host}${path}`);
+}
+
+/** The list's order, as the server sorts it: most watched, then fewest piles, then the newest. */
+function interest(a, b) {
+  return b.watchers - a.watchers || a.piles - b.piles || b.id - a.id;
+}
+
+function modeLabel(entry) {
+  switch (entry.mode) {
+    case "daily":
+      return gettext("Daily deal");
+    case "race":
+      return gettext("Race");
+    case "code":
+      return gettext("Shared deal");
+    default:
+      return gettext("New game");
+  }
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function watchersLabel(count) {
+  return interpolate(ngettext("%(count)s watching", "%(count)s watching", count), { count });
+}
+
+function pilesLabel(count) {
+  return interpolate(ngettext("%(count)s pile", "%(count)s piles", count), { count });
+}
+
+class LivePage {
+  constructor(page) {
+    this.page = page;
+    const byTestId = (id) => page.querySelector(`[data-testid="${id}"]`);
+    this.el = {
+      list: byTestId("live-list"),
+      empty: byTestId("live-empty"),
+      error: byTestId("live-error"),
+      connection: byTestId("connection"),
+    };
+    this.setting = new WatchSetting({
+      box: page.querySelector('[data-role="setting"]'),
+      toggle: byTestId("watchable-toggle"),
+      error: byTestId("live-error"),
+    });
+    this.games = new Map(); // id → entry
+    this.dailyOpen = false;
+    this.today = null;
+    this.clockOffsetMs = 0; // server clock − this browser's clock
+    this.socket = null;
+    this.attempt = 0;
+  }
+
+  start() {
+    this.load();
+    this.connect();
+    this.setting.start();
+    setInterval(() => this.tickTimers(), TICK_MS);
+  }
+
+  // ---------------------------------------------------------------- the list
+
+  async load() {
+    try {
+      const live = await getLive();
+      this.dailyOpen = live.daily_open;
+      this.take(live.server_now, live.games, [], true);
+    } catch (error) {
+      this.el.error.textContent = error.message;
+      this.el.error.hidden = false;
+    }
+  }
+
+  take(serverNow, games, gone, full) {
+    this.clockOffsetMs = Date.parse(serverNow) - Date.now();
+    this.today = serverNow.slice(0, 10);
+    if (full) this.games.clear();
+    for (const id of gone) this.games.delete(id);
+    for (const entry of games) this.games.set(entry.id, entry);
+    this.render();
+  }
+
+  connect() {
+    const socket = browserSocket("/ws/live/");
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.showConnection("live");
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message?.t === "live") this.take(message.server_now, message.games, message.gone, message.full);
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      this.showConnection("offline");
+      const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+      this.attempt += 1;
+      setTimeout(() => this.connect(), wait);
+    });
+  }
+
+  showConnection(state) {
+    this.el.connection.dataset.state = state;
+    this.el.connection.textContent = state === "live" ? gettext("Live") : gettext("Reconnecting…");
+  }
+
+  /** A race's games become one item; each solo game is one; ordered like the server orders them. */
+  items() {
+    const entries = [...this.games.values()].sort(interest);
+    const items = [];
+    const races = new Map();
+    for (const entry of entries) {
+      if (!entry.race) {
+        items.push({ kind: "game", entry });
+      } else if (races.has(entry.race)) {
+        races.get(entry.race).entries.push(entry);
+      } else {
+        const race = { kind: "race", code: entry.race, entries: [entry] };
+        races.set(entry.race, race);
+        items.push(race);
+      }
+    }
+    return items;
+  }
+
+  render() {
+    const items = this.items().map((item) => (item.kind === "race" ? this.raceItem(item) : this.gameItem(item.entry)));
+    this.el.list.replaceChildren(...items);
+    this.el.list.dataset.loaded = "true";
+    this.el.empty.hidden = items.length > 0;
+    this.tickTimers();
+  }
+
+  locked(entry) {
+    return entry.daily_date !== null && entry.daily_date === this.today && !this.dailyOpen;
+  }
+
+  gameItem(entry) {
+    const item = element("li", "live-item");
+    item.dataset.testid = "live-game";
+    item.dataset.game = String(entry.id);
+    const head = element("div", "live-item-head");
+    head.append(element("bdi", "live-player", entry.player), element("span", "mode-chip", modeLabel(entry)));
+    item.append(head, this.facts(entry));
+    if (this.locked(entry)) {
+      item.classList.add("is-locked");
+      item.append(element("p", "live-locked", gettext("Finish today's daily deal first: then you can watch it.")));
+    } else {
+      const link = element("a", "btn btn-gold btn-small", gettext("Watch"));
+      link.href = this.page.dataset.watchUrl.replace(/0$/, String(entry.id));
+      link.dataset.testid = "watch-link";
+      item.append(link);
+    }
+    return item;
+  }
+
+  raceItem(race) {
+    const item = element("li", "live-item live-race");
+    item.dataset.testid = "live-race";
+    item.dataset.race = race.code;
+    const head = element("div", "live-item-head");
+    head.append(
+      element("span", "live-player", interpolate(gettext("Race %(code)s"), { code: race.code })),
+      element("span", "mode-chip", watchersLabel(race.entries.reduce((sum, entry) => sum + entry.watchers, 0))),
+    );
+    const racers = element("ul", "live-racers");
+    for (const entry of race.entries) {
+      const racer = element("li", "live-racer");
+      racer.append(element("bdi", "live-player", entry.player), element("span", "live-fact", pilesLabel(entry.piles)));
+      racers.append(racer);
+    }
+    const link = element("a", "btn btn-gold btn-small", gettext("Watch the race"));
+    link.href = this.page.dataset.raceUrl.replace(/CODE$/, encodeURIComponent(race.code));
+    item.append(head, racers, link);
+    return item;
+  }
+
+  facts(entry) {
+    const facts = element("p", "live-facts");
+    const time = element("span", "live-fact live-time");
+    time.dir = "ltr";
+    time.dataset.startedAt = entry.started_at;
+    facts.append(
+      element("span", "live-fact", pilesLabel(entry.piles)),
+      time,
+      element("span", "live-fact live-watchers", watchersLabel(entry.watchers)),
+    );
+    return facts;
+  }
+
+  tickTimers() {
+    const now = Date.now() + this.clockOffsetMs;
+    for (const time of this.el.list.querySelectorAll("[data-started-at]")) {
+      time.textContent = formatDuration((now - Date.parse(time.dataset.startedAt)) / 1000);
+    }
+  }
+}
+
+export function main() {
+  new LivePage(document.getElementById("live-page")).start();
+}
+
+main();

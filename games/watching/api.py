@@ -1,0 +1,68 @@
+"""REST endpoints of the watching feature: the live list, and a player's "let others watch" setting."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accordion_site.api_errors import ErrorSerializer
+from accounts.errors import PlayerNotFound
+from accounts.models import Player
+from accounts.selectors import player_from_session
+
+from . import selectors, services
+from .serializers import LiveListSerializer, WatchSettingSerializer
+
+
+class LiveApi(APIView):
+    @extend_schema(
+        operation_id="live_list",
+        responses={200: LiveListSerializer},
+        description="The games being played right now that may be watched, most interesting first (most "
+        "watched, then closest to a win). /ws/live/ sends the same entries as they change.",
+    )
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        viewer = player_from_session(request.session)
+        live = {
+            "games": selectors.live_games(now=now),
+            "server_now": now,
+            "daily_open": selectors.daily_open(viewer=viewer, today=now.date()),
+        }
+        return Response(LiveListSerializer(live, context={"now": now}).data)
+
+
+def _session_player(request: Request) -> Player:
+    player = player_from_session(request.session)
+    if player is None:
+        raise PlayerNotFound(_("you have not played yet: start a game first"))
+    return player
+
+
+class WatchSettingApi(APIView):
+    @extend_schema(
+        operation_id="me_watching_get",
+        responses={200: WatchSettingSerializer, 404: ErrorSerializer},
+        description="Whether others may watch your games live. 404 for a visitor who has not played yet.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(WatchSettingSerializer({"watchable": _session_player(request).watchable}).data)
+
+    @extend_schema(
+        operation_id="me_watching_set",
+        request=WatchSettingSerializer,
+        responses={200: WatchSettingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        description="Let others watch your games live, or not. Watchers already watching stay until they "
+        "leave; new ones are refused, and your games leave the live list.",
+    )
+    def put(self, request: Request) -> Response:
+        serializer = WatchSettingSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_watchable_set(
+            player=_session_player(request), watchable=serializer.validated_data["watchable"]
+        )
+        return Response(WatchSettingSerializer({"watchable": player.watchable}).data)

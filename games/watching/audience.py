@@ -1,0 +1,152 @@
+"""One game's watchers in this process, behind one follower of the hub.
+
+The hub hands each event of the game to the audience once; the audience writes one frame to each of
+its watchers. Events that arrive within TICK_S of the previous frame wait for the tick to end and go
+out together, as one frame: the first event after a quiet spell goes at once, a burst costs one
+frame per watcher per tick. The frame is built once and the same message handed to every watcher's
+socket, with no channel layer and no thread in between. The player's own sockets do not go through an
+audience: they get every event at once (games/consumers.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from autobahn.exception import Disconnected
+
+from games.models import GameEvent
+
+from . import protocol
+
+logger = logging.getLogger(__name__)
+
+# Events that arrive within this long of the previous frame are sent together.
+TICK_S = 0.05
+# A frame for a large audience pauses after this many watchers, for the loop to write what it queued.
+SENDS_BETWEEN_PAUSES = 64
+# The events after which the still-winnable badge may change.
+POSITION_KINDS = frozenset({GameEvent.Kind.START, GameEvent.Kind.MOVE, GameEvent.Kind.UNDO})
+
+
+class Watcher(Protocol):
+    # Events heard while the socket is still catching up, sent by the socket itself; None once it is live.
+    held: list[tuple[int, str]] | None
+    # The newest version the socket's catch-up covered: later frames leave out what it already had.
+    floor: int
+    # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
+    is_owner: bool
+
+    async def send_frame(self, message: dict[str, Any]) -> None:
+        """Write an ASGI `websocket.send` message to the socket."""
+
+
+def send_message(text: str) -> dict[str, Any]:
+    return {"type": "websocket.send", "text": text}
+
+
+class Audience:
+    def __init__(self, game_id: int, *, on_position: Callable[[int, int], None]) -> None:
+        self.game_id = game_id
+        self.watchers: set[Watcher] = set()
+        self.on_position = on_position
+        self.pending: list[tuple[int, str]] = []
+        self.last_frame_at = -math.inf
+        self.timer: asyncio.TimerHandle | None = None
+        self.flushing: asyncio.Task[None] | None = None
+        self.sending = asyncio.Lock()
+
+    def has_spectators(self) -> bool:
+        return any(not watcher.is_owner for watcher in self.watchers)
+
+    async def deliver_event(self, v: int, frame: str) -> None:
+        """Called by the hub with each event of the game."""
+        for watcher in self.watchers:
+            if watcher.held is not None:
+                watcher.held.append((v, frame))
+        if json.loads(frame)["kind"] in POSITION_KINDS and self.has_spectators():
+            self.on_position(self.game_id, v)
+        self.pending.append((v, frame))
+        if self.timer is not None:
+            return  # the tick's frame is already due
+        loop = asyncio.get_running_loop()
+        wait = self.last_frame_at + TICK_S - loop.time()
+        if wait <= 0:
+            await self.flush()
+        else:
+            self.timer = loop.call_later(wait, self._flush_later)
+
+    def _flush_later(self) -> None:
+        self.timer = None
+        self.flushing = asyncio.get_running_loop().create_task(self.flush())
+
+    async def flush(self) -> None:
+        """Send the pending events, as one frame, to every watcher that is live."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        pending, self.pending = sorted(self.pending), []
+        if not pending:
+            return
+        self.last_frame_at = asyncio.get_running_loop().time()
+        shared = send_message(protocol.events([frame for _, frame in pending]))
+        oldest = pending[0][0]
+        async with self.sending:  # frames go out in order, even across the pauses below
+            for sent, watcher in enumerate(tuple(self.watchers), start=1):
+                if watcher.held is not None:
+                    continue  # it sends what it holds itself once caught up
+                if watcher.floor < oldest:
+                    message = shared
+                else:  # it joined while these were on their way: only what its catch-up did not cover
+                    frames = [frame for v, frame in pending if v > watcher.floor]
+                    if not frames:
+                        continue
+                    message = send_message(protocol.events(frames))
+                await self._send(watcher, message)
+                if sent % SENDS_BETWEEN_PAUSES == 0:
+                    # Let the server write what is queued (Daphne writes a frame on the loop's next
+                    # turn), so the first watchers need not wait for the last to be served.
+                    await asyncio.sleep(0)
+
+    async def deliver_crowd(self, frame: str) -> None:
+        """Called with the game's new watcher count (games/watching/crowd.py)."""
+        await self._send_live(send_message(frame), to_owner=True)
+
+    async def deliver_badge(self, frame: str) -> None:
+        """The still-winnable badge for a new position (games/watching/badge.py); never to the player."""
+        await self._send_live(send_message(frame), to_owner=False)
+
+    async def _send_live(self, message: dict[str, Any], *, to_owner: bool) -> None:
+        for watcher in tuple(self.watchers):
+            if watcher.held is None and (to_owner or not watcher.is_owner):
+                await self._send(watcher, message)
+
+    async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
+        await send_guarded(watcher.send_frame, message, "game %s: a frame", self.game_id)
+
+    async def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.flushing is not None:
+            self.flushing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.flushing
+
+
+async def send_guarded(
+    send: Callable[[dict[str, Any]], Awaitable[None]], message: dict[str, Any], what: str, *args: object
+) -> None:
+    """Send to one socket of many: a socket that is closing is skipped (its disconnect takes it out),
+    and no other failure keeps the message from the rest. `what` and `args` name it in the log."""
+    try:
+        await send(message)
+    except Disconnected:
+        pass
+    except Exception:
+        logger.exception(what + " was not delivered to a socket", *args)

@@ -1,0 +1,200 @@
+"""The still-winnable badge watchers see beside the board, like a chess broadcast's evaluation bar.
+
+The solver pool answers at most once per position (game version) of a watched game, however many
+watch it and on however many processes. One process at a time looks after a game's badge: the first
+whose watchers see the game takes a lease on it (a cache `add`, renewed while it keeps watchers of
+the game, given back when it has none), and the others do nothing per move. For each new position
+the owner claims the version (another cache `add`, so that a lease changing hands cannot ask twice),
+asks the pool, stores the answer as the game's latest badge (for watchers who arrive later) and
+publishes it on the game's stream, where every process's audience of the game hands it to its
+watchers. A process asks one question at a time, games taking turns, and paces itself (at most
+BADGE_RATE questions a second and POOL_SHARE of a solver worker's time), so the badge never crowds
+out the players' own hints; a game's newer positions replace the one waiting, so a burst of moves
+asks once. When the pool is busy, or undecided, or the position moved on before its turn, that
+position simply has no badge.
+
+Never to the game's own player (it would be a hint), and, for a game on today's daily deal, only to
+watchers who may watch it at all — the spoiler rule the watch socket applies on connect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from accordion_site.db import db_call
+from games import events
+from games.engine import analysis
+from games.errors import SolverBusy
+from games.hub import Hub
+from games.models import Game
+from games.solver_pool import solver_run
+
+from . import protocol
+from .audience import Audience
+
+logger = logging.getLogger(__name__)
+
+BADGE_MESSAGE = "watch.winnable"
+# How long a claimed position and a game's latest badge stay in the cache.
+CLAIM_S = 600
+# What the badge may take, per process: questions a second, and the share of a solver worker's time.
+BADGE_RATE = 20
+POOL_SHARE = 0.25
+# A process's lease on a game's badge: renewed at half-time while it has watchers of the game; another
+# process looks again at that pace, so a process that dies hands the badge on within LEASE_S.
+LEASE_S = 30
+LATEST_S = 3600
+
+
+def _claim_key(game_id: int, v: int) -> str:
+    return f"watch:winnable:{game_id}:{v}"
+
+
+def _lease_key(game_id: int) -> str:
+    return f"watch:winnable-owner:{game_id}"
+
+
+def _take_lease(game_id: int, process: str) -> bool:
+    """Whether `process` holds the game's badge lease now (taking or renewing it)."""
+    key = _lease_key(game_id)
+    if cache.add(key, process, timeout=LEASE_S):
+        return True
+    if cache.get(key) != process:
+        return False
+    cache.touch(key, timeout=LEASE_S)
+    return True
+
+
+def _give_back_lease(game_id: int, process: str) -> None:
+    key = _lease_key(game_id)
+    if cache.get(key) == process:
+        cache.delete(key)
+
+
+def latest_key(game_id: int) -> str:
+    return f"watch:winnable:{game_id}"
+
+
+def latest_badge(game: Game) -> str | None:
+    """The badge of the game's current position, if one was worked out."""
+    found = cache.get(latest_key(game.pk))
+    if not found or found["v"] != game.version:
+        return None
+    return protocol.winnable(game=game.pk, v=found["v"], status=found["status"])
+
+
+def _claim_position(game_id: int, v: int) -> tuple[list[str], list[list[int]]] | None:
+    """The deal and line of version `v`, if it is still the game's position and no process has claimed it."""
+    game = Game.objects.select_related("deal").only("deal__cards", "moves", "version", "status").get(pk=game_id)
+    if game.version != v or game.status != Game.Status.PLAYING:
+        return None
+    if not cache.add(_claim_key(game_id, v), True, timeout=CLAIM_S):
+        return None
+    return game.deal.cards, game.moves
+
+
+def _solve(game_id: int, v: int, cards: Sequence[str], moves: Sequence[Sequence[int]]) -> str | None:
+    time_limit = settings.SOLVER_TIME_LIMIT
+    try:
+        status = solver_run(analysis.position_status, cards, moves, time_limit, time_limit=time_limit)
+    except SolverBusy:
+        return None
+    if status not in ("win", "lost"):
+        return None
+    cache.set(latest_key(game_id), {"v": v, "status": status}, timeout=LATEST_S)
+    return status
+
+
+class Badge:
+    def __init__(self, hub: Hub, audiences: Mapping[int, Audience], *, process: str) -> None:
+        self.hub = hub
+        self.audiences = audiences
+        self.process = process
+        # game → the newest position waiting for an answer, oldest request first (round robin)
+        self.waiting: dict[int, int] = {}
+        self.wake = asyncio.Event()
+        self.worker: asyncio.Task[None] | None = None
+        # game → when to look at its lease again (loop time), and whether this process held it then
+        self.leases: dict[int, tuple[float, bool]] = {}
+
+    async def start(self) -> None:
+        await self.hub.listen(BADGE_MESSAGE, self._heard)
+        self.worker = asyncio.get_running_loop().create_task(self._work())
+
+    async def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.worker
+        for game_id in list(self.leases):
+            await self.forget(game_id)
+
+    def position_changed(self, game_id: int, v: int) -> None:
+        """A watched game reached version `v` (a start, a move or an undo)."""
+        if not settings.WATCH_BADGE:
+            return
+        if v > self.waiting.get(game_id, 0):
+            self.waiting[game_id] = v  # a game already waiting keeps its turn, with its newest position
+        self.wake.set()
+
+    async def forget(self, game_id: int) -> None:
+        """This process has no watchers of the game any more: give its badge lease back."""
+        self.waiting.pop(game_id, None)
+        if self.leases.pop(game_id, (0.0, False))[1]:
+            await asyncio.to_thread(_give_back_lease, game_id, self.process)
+
+    async def _work(self) -> None:
+        """One question at a time, paced: the badge may take at most POOL_SHARE of one solver worker's
+        time and BADGE_RATE questions a second, whatever the number of games watched here; a position
+        that has moved on by its turn is not asked."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.waiting:
+                game_id = next(iter(self.waiting))
+                v = self.waiting.pop(game_id)
+                began = loop.time()
+                try:
+                    if await self._holds_lease(game_id):
+                        await self._ask_once(game_id, v)
+                except Exception:
+                    logger.exception("game %s: no still-winnable badge for v%s", game_id, v)
+                spent = loop.time() - began
+                await asyncio.sleep(max(1 / BADGE_RATE - spent, spent * (1 / POOL_SHARE - 1)))
+
+    async def _holds_lease(self, game_id: int) -> bool:
+        loop = asyncio.get_running_loop()
+        look_again_at, held = self.leases.get(game_id, (0.0, False))
+        if loop.time() < look_again_at:
+            return held
+        held = await asyncio.to_thread(_take_lease, game_id, self.process)
+        self.leases[game_id] = (loop.time() + LEASE_S / 2, held)
+        return held
+
+    async def _ask_once(self, game_id: int, v: int) -> None:
+        position = await db_call(_claim_position)(game_id, v)
+        if position is None:
+            return
+        # Not on the database threads: the wait for the pool is up to the solver's time limit.
+        status = await asyncio.to_thread(_solve, game_id, v, *position)
+        if status is None:
+            return
+        message = {
+            "type": BADGE_MESSAGE,
+            "game": game_id,
+            "frame": protocol.winnable(game=game_id, v=v, status=status),
+        }
+        await self.hub.layer.group_send(events.group_name(game_id), message)
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        audience = self.audiences.get(message["game"])
+        if audience is not None:
+            await audience.deliver_badge(message["frame"])

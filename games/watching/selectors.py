@@ -1,0 +1,110 @@
+"""Reads of the watching feature: who may watch a game, and which games are live."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext as _
+
+from accounts.models import Player
+from games.models import Game, GameEvent
+from games.selectors import game_get
+
+from .crowd import crowd_totals
+from .errors import WatchRefused
+
+# A game in progress whose newest event is older than this is not live: its player has walked away.
+LIVE_IDLE = datetime.timedelta(minutes=10)
+# The live list shows at most this many games, the most interesting first.
+LIVE_LIMIT = 100
+
+
+def daily_open(*, viewer: Player | None, today: datetime.date) -> bool:
+    """Whether `viewer` may watch games on today's daily deal: only once their own ranked attempt at it
+    is finished (the spoiler rule)."""
+    return (
+        viewer is not None
+        and Game.objects.filter(
+            player=viewer, deal__daily_date=today, ranked=True, status=Game.Status.FINISHED
+        ).exists()
+    )
+
+
+def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
+    """The game, with its deal and player, if `viewer` may watch it: GameNotFound when there is no such
+    game, WatchRefused when its player does not let others watch, or when watching would spoil a deal
+    the viewer still has to play — today's daily before their own attempt is finished, or any deal
+    they have a game in progress on (a fellow racer's board, a friend's shared deal)."""
+    game = game_get(game_id=game_id)
+    if viewer is not None and game.player_id == viewer.pk:
+        return game
+    if not game.player.watchable:
+        raise WatchRefused(
+            _("%(nickname)s does not let others watch their games") % {"nickname": game.player.nickname},
+            code="not_watchable",
+        )
+    if game.deal.daily_date == today and not daily_open(viewer=viewer, today=today):
+        raise WatchRefused(
+            _("this is today's daily deal: finish your own daily game first, then watch others play it"),
+            code="spoiler",
+        )
+    if viewer is not None and Game.objects.filter(player=viewer, deal=game.deal, status=Game.Status.PLAYING).exists():
+        raise WatchRefused(_("you are playing this deal yourself: finish your game first"), code="spoiler")
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """One game in the live list."""
+
+    id: int
+    player: str
+    mode: str
+    piles: int
+    started_at: datetime.datetime
+    watchers: int
+    race: str | None
+    daily_date: datetime.date | None
+
+    @property
+    def ws(self) -> str:
+        return f"/ws/watch/{self.id}/"
+
+    def seconds(self, now: datetime.datetime) -> int:
+        return max(0, int((now - self.started_at).total_seconds()))
+
+
+def interest(game: LiveGame) -> tuple[int, int, int]:
+    """The live list's order: the most watched first, then the closest to a win, then the newest."""
+    return (-game.watchers, game.piles, -game.id)
+
+
+def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveGame]:
+    """The games being played right now that their players let others watch, most interesting first.
+
+    A game counts as being played while its newest event is recent (LIVE_IDLE); the newest event is
+    found through the (game, v) unique index, v being the game's version."""
+    recent = GameEvent.objects.filter(game=OuterRef("pk"), v=OuterRef("version"), at__gte=now - LIVE_IDLE)
+    rows = list(
+        Game.objects.filter(status=Game.Status.PLAYING, player__watchable=True)
+        .filter(Exists(recent))
+        .values_list("pk", "player__nickname", "mode", "piles", "started_at", "race_code", "deal__daily_date")
+    )
+    watchers = crowd_totals([row[0] for row in rows])
+    games = [
+        LiveGame(
+            id=pk,
+            player=nickname,
+            mode=mode,
+            piles=piles,
+            started_at=started_at,
+            watchers=watchers.get(pk, 0),
+            race=race_code or None,
+            daily_date=daily_date,
+        )
+        for pk, nickname, mode, piles, started_at, race_code, daily_date in rows
+    ]
+    games.sort(key=interest)
+    return games[:limit]

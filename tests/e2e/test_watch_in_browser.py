@@ -1,0 +1,100 @@
+"""Watching in real Chromium against a real Daphne: one browser plays, another finds the game in the
+live list, watches it, and sees each move appear; the player sees that someone is watching."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .player import PILE, end_game, play, start_code_game
+from .test_languages_in_browser import AXE, serious_violations
+
+pytestmark = pytest.mark.e2e
+
+WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
+
+
+def board(page: Page) -> list[tuple[str | None, str | None]]:
+    return [(p.get_attribute("data-top"), p.get_attribute("data-height")) for p in page.locator(PILE).all()]
+
+
+def watch_from_the_live_list(watcher: Page, game: int) -> None:
+    watcher.goto("/live")
+    entry = watcher.locator(f'[data-testid="live-game"][data-game="{game}"]')
+    entry.get_by_test_id("watch-link").click()
+    watcher.wait_for_url(f"**/watch/{game}")
+    expect(watcher.locator(PILE)).to_have_count(52)
+
+
+def test_a_watcher_sees_each_move_appear_as_it_is_played(page: Page, other_player_page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    watcher = other_player_page
+
+    watch_from_the_live_list(watcher, game)
+    expect(page.get_by_test_id("crowd")).to_have_text("1 watching")
+    expect(watcher.get_by_test_id("watchers")).to_have_text("1")
+
+    for played, move in enumerate(WINNING_GAME["moves"][:4], start=1):
+        play(page, move)
+        expect(watcher.locator(PILE)).to_have_count(52 - played)
+        expect(watcher.get_by_test_id("piles-count")).to_have_text(str(52 - played))
+        assert board(watcher) == board(page)
+    expect(watcher.get_by_test_id("score")).to_have_text("40")
+
+
+def test_a_watcher_sees_the_result_with_a_link_to_the_replay(page: Page, other_player_page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    watcher = other_player_page
+    watch_from_the_live_list(watcher, game)
+    play(page, WINNING_GAME["moves"][0])
+    expect(watcher.locator(PILE)).to_have_count(51)
+
+    end_game(page)
+
+    expect(watcher.get_by_test_id("result")).to_be_visible()
+    expect(watcher.get_by_test_id("final-score")).to_have_text("10")
+    expect(watcher.get_by_test_id("replay-link")).to_have_attribute("href", f"/games/{game}/replay")
+
+
+def test_a_player_who_turns_watching_off_leaves_the_live_list(page: Page, other_player_page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    page.goto("/live")
+    toggle = page.get_by_test_id("watchable-toggle")
+    expect(toggle).to_have_attribute("aria-checked", "true")
+
+    toggle.click()
+
+    expect(toggle).to_have_attribute("aria-checked", "false")
+    other_player_page.goto("/live")
+    expect(other_player_page.get_by_test_id("live-list")).to_have_attribute("data-loaded", "true")
+    expect(other_player_page.locator(f'[data-testid="live-game"][data-game="{game}"]')).to_have_count(0)
+
+
+def test_the_watch_page_has_no_serious_accessibility_violations(page: Page, other_player_page: Page) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make test` installs it with npm (package.json)")
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    watcher = other_player_page
+    watch_from_the_live_list(watcher, game)
+    play(page, WINNING_GAME["moves"][0])
+    expect(watcher.locator(PILE)).to_have_count(51)
+
+    assert serious_violations(watcher) == []
+
+
+def test_a_player_who_turns_watching_off_on_the_account_page_cannot_be_watched(
+    page: Page, other_player_page: Page
+) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    page.goto("/account")
+    toggle = page.get_by_test_id("watchable-toggle")
+    expect(toggle).to_have_attribute("aria-checked", "true")
+
+    toggle.click()
+
+    expect(toggle).to_have_attribute("aria-checked", "false")
+    other_player_page.goto(f"/watch/{game}")
+    expect(other_player_page.get_by_test_id("status")).to_contain_text("does not let others watch their games")

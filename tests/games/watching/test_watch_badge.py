@@ -1,0 +1,126 @@
+"""The still-winnable badge beside a watched board: worked out by the solver pool once per position of
+a game, however many watch it, left out when the pool is busy, and never shown to the game's player."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from games.errors import SolverBusy
+from games.watching import badge
+
+from .sockets import heard, watching
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class FakeSolver:
+    """Stands in for the solver pool: answers `status` (or raises it), counting the positions asked."""
+
+    def __init__(self, status: str | Exception) -> None:
+        self.status = status
+        self.asked: Counter[int] = Counter()  # by the number of moves in the line
+        self.lock = threading.Lock()
+
+    def __call__(self, function: Callable[..., str], deal, moves, *args, time_limit: float) -> str:
+        with self.lock:
+            self.asked[len(moves)] += 1
+        if isinstance(self.status, Exception):
+            raise self.status
+        return self.status
+
+
+async def badge_for(socket, v: int) -> dict:
+    """The badge of version `v` (a badge for the position a watcher arrived at may come first)."""
+    while (message := await heard(socket, "winnable"))["v"] != v:
+        pass
+    return message
+
+
+@pytest.fixture
+def solver(monkeypatch: pytest.MonkeyPatch) -> Callable[[str | Exception], FakeSolver]:
+    def install(status: str | Exception) -> FakeSolver:
+        fake = FakeSolver(status)
+        monkeypatch.setattr(badge, "solver_run", fake)
+        return fake
+
+    return install
+
+
+async def test_a_watcher_gets_the_badge_of_the_position_it_arrives_at(playing_game, watcher, solver):
+    solver("win")
+    socket = await watching(playing_game, watcher)
+
+    assert await heard(socket, "winnable") == {"t": "winnable", "game": playing_game.pk, "v": 1, "status": "win"}
+    await socket.disconnect()
+
+
+async def test_every_watcher_gets_the_badge_but_the_solver_is_asked_once_per_position(
+    playing_game, watcher, other_player, move, solver
+):
+    fake = solver("win")
+    sockets = [await watching(playing_game, viewer) for viewer in (watcher, other_player, None)]
+    for socket in sockets:
+        await heard(socket, "state")
+
+    await move(playing_game, 0)
+
+    for socket in sockets:
+        assert await badge_for(socket, 2) == {"t": "winnable", "game": playing_game.pk, "v": 2, "status": "win"}
+    assert fake.asked[1] == 1 and fake.asked[0] <= 1  # the position they arrived at, if its turn came first
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_watcher_who_arrives_later_gets_the_badge_of_the_position_on_the_board(
+    playing_game, watcher, other_player, move, solver
+):
+    solver("lost")
+    first = await watching(playing_game, watcher)
+    await heard(first, "state")
+    await move(playing_game, 0)
+    await badge_for(first, 2)
+
+    later = await watching(playing_game, other_player)
+
+    assert (await heard(later, "state"))["v"] == 2
+    assert await heard(later, "winnable") == {"t": "winnable", "game": playing_game.pk, "v": 2, "status": "lost"}
+    await first.disconnect()
+    await later.disconnect()
+
+
+async def test_there_is_no_badge_while_the_solver_is_busy(playing_game, watcher, move, solver):
+    solver(SolverBusy("busy"))
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+
+    await move(playing_game, 0)
+    await heard(socket, "event")
+
+    messages = []
+    while not await socket.receive_nothing(timeout=0.5):
+        messages.append((await socket.receive_json_from())["t"])
+    assert "winnable" not in messages
+    await socket.disconnect()
+
+
+async def test_the_player_watching_their_own_game_gets_no_badge(playing_game, player, watcher, move, solver):
+    fake = solver("win")
+    own = await watching(playing_game, player)
+    other = await watching(playing_game, watcher)
+    for socket in (own, other):
+        await heard(socket, "state")
+
+    await move(playing_game, 0)
+
+    await badge_for(other, 2)
+    assert fake.asked[1] == 1
+    messages = []
+    while not await own.receive_nothing(timeout=0.5):
+        messages.append((await own.receive_json_from())["t"])
+    assert "event" in messages and "winnable" not in messages
+    await own.disconnect()
+    await other.disconnect()

@@ -1,0 +1,263 @@
+"""The watch socket (docs/api.md, "Watching a game"): a watcher gets the game as it stands, then every
+move, undo and finish as it happens, resumes by version, cannot play, and is refused — told why, then
+closed with a 4xxx code — when the game is not there to be watched."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from accounts.models import Player
+from games import services
+from games.models import Game
+
+from ..sockets import game_socket, refusal
+from .sockets import HEAR_S, heard, watch_socket, watching
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def stored(game: Game) -> Game:
+    return await Game.objects.aget(pk=game.pk)
+
+
+async def test_a_watcher_who_arrives_late_sees_the_game_exactly_as_it_stands(playing_game, watcher, move):
+    for index in range(3):
+        await move(playing_game, index)
+    socket = await watching(playing_game, watcher)
+
+    state = await heard(socket, "state")
+
+    game = await stored(playing_game)
+    assert state["v"] == game.version == 4
+    assert state["game"]["moves"] == game.moves and state["game"]["piles"] == 49
+    assert state["game"]["deal"] == (await sync_to_async(lambda: game.deal.cards)())
+    assert state["player"] == {"id": game.player_id, "nickname": "Ada"}
+    assert state["race"] is None
+    await socket.disconnect()
+
+
+async def test_each_move_reaches_the_watcher_as_it_happens(playing_game, watcher, move, winning_game):
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+
+    await move(playing_game, 0)
+
+    event = await heard(socket, "event")
+    assert (event["v"], event["kind"], event["move"], event["piles"]) == (2, "move", winning_game["moves"][0], 51)
+    await socket.disconnect()
+
+
+async def test_an_undo_reaches_the_watcher_with_the_move_it_took_back(
+    playing_game, player, watcher, move, winning_game
+):
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+    await move(playing_game, 0)
+    await heard(socket, "event")
+
+    await sync_to_async(services.game_undo)(game_id=playing_game.pk, player=player, now=timezone.now())
+
+    event = await heard(socket, "event")
+    assert (event["v"], event["kind"], event["move"], event["piles"]) == (3, "undo", winning_game["moves"][0], 52)
+    await socket.disconnect()
+
+
+async def test_the_finish_reaches_the_watcher_with_the_result(playing_game, player, watcher, move):
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+    await move(playing_game, 0)
+    await heard(socket, "event")
+    later = timezone.now() + datetime.timedelta(seconds=1)
+
+    await sync_to_async(services.game_finish)(game_id=playing_game.pk, player=player, moves=[], now=later)
+
+    event = await heard(socket, "event")
+    assert event["kind"] == "finish" and event["line"] == [] and event["piles"] == 52
+    assert event["result"] == {
+        "score": 0,
+        "piles": 52,
+        "won": False,
+        "seconds": event["result"]["seconds"],
+        "good_game": False,
+    }
+    await socket.disconnect()
+
+
+async def test_a_watcher_cannot_play_a_move(playing_game, watcher, winning_game):
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+
+    await socket.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
+
+    assert await heard(socket, "reject") == {
+        "t": "reject",
+        "n": None,
+        "code": "read_only",
+        "error": "watchers only watch: this socket takes no messages",
+    }
+    assert (await stored(playing_game)).version == 1
+    await socket.disconnect()
+
+
+async def test_a_game_that_does_not_exist_is_refused_with_4404(watcher):
+    code, message = await refusal(await watch_socket(424242, watcher))
+    assert code == 4404 and message is not None and message["code"] == "not_found"
+
+
+async def test_a_game_that_has_ended_is_refused_with_4404_and_a_pointer_to_its_replay(playing_game, player, watcher):
+    await sync_to_async(services.game_finish)(game_id=playing_game.pk, player=player, moves=[], now=timezone.now())
+
+    code, message = await refusal(await watch_socket(playing_game.pk, watcher))
+
+    assert code == 4404
+    assert message == {
+        "t": "refused",
+        "code": "game_finished",
+        "error": f"game {playing_game.pk} has ended: watch its replay at /games/{playing_game.pk}/replay",
+    }
+
+
+async def test_a_player_who_does_not_let_others_watch_cannot_be_watched(playing_game, player, watcher):
+    await Player.objects.filter(pk=player.pk).aupdate(watchable=False)
+
+    code, message = await refusal(await watch_socket(playing_game.pk, watcher))
+
+    assert code == 4403 and message is not None and message["code"] == "not_watchable"
+    assert message["error"] == "Ada does not let others watch their games"
+
+
+async def test_a_visitor_who_has_not_played_can_watch_a_shared_deal(playing_game):
+    socket = await watching(playing_game, None)
+    assert (await heard(socket, "state"))["v"] == 1
+    await socket.disconnect()
+
+
+async def test_someone_playing_the_same_deal_cannot_watch_until_their_own_game_ends(
+    playing_game, watcher, winning_game
+):
+    await sync_to_async(services.game_start)(
+        player=watcher, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+
+    code, message = await refusal(await watch_socket(playing_game.pk, watcher))
+
+    assert code == 4403 and message is not None and message["code"] == "spoiler"
+
+
+@pytest.fixture
+async def daily_game(player) -> Game:
+    game, _ = await sync_to_async(services.game_start)(player=player, mode="daily", now=timezone.now())
+    return game
+
+
+async def test_todays_daily_cannot_be_watched_before_finishing_your_own_attempt(daily_game, watcher):
+    code, message = await refusal(await watch_socket(daily_game.pk, watcher))
+
+    assert code == 4403 and message is not None and message["code"] == "spoiler"
+    assert "finish your own daily game first" in message["error"]
+
+
+async def test_todays_daily_can_be_watched_once_your_own_attempt_is_finished(daily_game, watcher):
+    own, _ = await sync_to_async(services.game_start)(player=watcher, mode="daily", now=timezone.now())
+    await sync_to_async(services.game_finish)(game_id=own.pk, player=watcher, moves=[], now=timezone.now())
+
+    socket = await watching(daily_game, watcher)
+
+    assert (await heard(socket, "state"))["game"]["id"] == daily_game.pk
+    await socket.disconnect()
+
+
+async def test_a_watcher_that_reconnects_with_its_version_gets_each_missed_move_once(
+    playing_game, watcher, move, winning_game
+):
+    first = await watching(playing_game, watcher)
+    await heard(first, "state")
+    await move(playing_game, 0)
+    assert (await heard(first, "event"))["v"] == 2
+    await first.disconnect()
+    await move(playing_game, 1)
+    await move(playing_game, 2)
+
+    again = await watching(playing_game, watcher, v=2)
+    await move(playing_game, 3)
+
+    versions = []
+    while len(versions) < 3:
+        message = await again.receive_json_from(timeout=HEAR_S)
+        assert message["t"] not in ("state", "events"), message
+        if message["t"] == "event":
+            versions.append((message["v"], message["move"]))
+    assert versions == [(3, winning_game["moves"][1]), (4, winning_game["moves"][2]), (5, winning_game["moves"][3])]
+    await again.disconnect()
+
+
+async def test_a_watcher_that_reconnects_after_the_end_gets_the_finish_then_a_normal_close(
+    playing_game, player, watcher, move
+):
+    await move(playing_game, 0)
+    await sync_to_async(services.game_finish)(game_id=playing_game.pk, player=player, moves=[], now=timezone.now())
+
+    socket = await watching(playing_game, watcher, v=2)
+
+    finish = await heard(socket, "event")
+    assert (finish["v"], finish["kind"]) == (3, "finish")
+    while (output := await socket.receive_output(timeout=HEAR_S))["type"] != "websocket.close":
+        pass
+    assert output["code"] == 1000
+    await socket.disconnect()
+
+
+@pytest.mark.usefixtures("long_tick")
+async def test_moves_made_within_one_tick_reach_a_watcher_as_one_frame(playing_game, watcher, move, winning_game):
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+    await move(playing_game, 0)
+    assert (await heard(socket, "event"))["v"] == 2  # the first after a quiet spell goes at once
+
+    await move(playing_game, 1)
+    await move(playing_game, 2)
+
+    frame = await heard(socket, "events")
+    assert [(event["v"], event["move"]) for event in frame["events"]] == [
+        (3, winning_game["moves"][1]),
+        (4, winning_game["moves"][2]),
+    ]
+    await socket.disconnect()
+
+
+async def test_every_watcher_gets_the_same_moves_in_order(playing_game, watcher, other_player, move):
+    sockets = [await watching(playing_game, viewer) for viewer in (watcher, other_player, None)]
+    for socket in sockets:
+        await heard(socket, "state")
+
+    for index in range(4):
+        await move(playing_game, index)
+
+    for socket in sockets:
+        versions: list[int] = []
+        while len(versions) < 4:
+            message = await socket.receive_json_from(timeout=HEAR_S)
+            if message["t"] == "event":
+                versions.append(message["v"])
+            elif message["t"] == "events":
+                versions.extend(event["v"] for event in message["events"])
+        assert versions == [2, 3, 4, 5]
+        await socket.disconnect()
+
+
+@pytest.mark.usefixtures("long_tick")
+async def test_the_players_own_socket_still_gets_each_event_at_once(playing_game, player, watcher, move):
+    tab = await game_socket(playing_game.pk, player, v=1)
+    assert (await tab.connect())[0]
+    socket = await watching(playing_game, watcher)
+    await heard(socket, "state")
+    await move(playing_game, 0)
+    await move(playing_game, 1)
+
+    assert [(await heard(tab, "event"))["v"] for _ in range(2)] == [2, 3]
+    await tab.disconnect()
+    await socket.disconnect()
