@@ -108,9 +108,7 @@ async def test_a_hint_reaches_an_open_socket(code_game, player, winning_game, mo
     await socket.disconnect()
 
 
-async def test_a_socket_stuck_behind_a_row_lock_does_not_delay_another_games_ack(
-    player, winning_game, postgres
-):
+async def test_a_socket_stuck_behind_a_row_lock_does_not_delay_another_games_ack(player, winning_game, postgres):
     """Database work from sockets runs concurrently: one game's move waiting for a row lock leaves
     another game's move free to be stored and acknowledged."""
     start = sync_to_async(services.game_start)

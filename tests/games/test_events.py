@@ -105,9 +105,7 @@ def test_the_winning_move_is_a_finish_event_carrying_the_move_and_the_result(pla
 
 
 @pytest.mark.django_db
-def test_a_finish_with_a_line_played_offline_carries_the_line_so_the_events_replay_to_the_game(
-    player, winning_game
-):
+def test_a_finish_with_a_line_played_offline_carries_the_line_so_the_events_replay_to_the_game(player, winning_game):
     game = code_game(player, winning_game)
     services.game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=later(1))
     offline_line = winning_game["moves"][:30]
