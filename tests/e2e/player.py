@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from .conftest import player_page
 
 PILE = '[data-testid="pile"]'
+MY_PILES = '[data-testid="my-board"] [data-testid="pile"]'  # the racer's own board on the race page
+SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
+LANGUAGES = {"fa": "fa-IR", "en": "en-GB"}  # the browser's locale for each language the site speaks
 # The board slides piles and flies the moved card over its neighbours (about 0.2 s); a player waits
 # for the cards to land before the next tap. Only endless effects (the glow of a lit target) may run.
 CARDS_HAVE_LANDED = """() => document.getAnimations().every(
     (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def visitor_page(browser: Browser, site_url: str, *, language: str, size: str) -> AbstractContextManager[Page]:
+    """A new visitor's page, its browser speaking `language` (a key of LANGUAGES), of `size` (a key of SIZES)."""
+    width, height = SIZES[size]
+    return player_page(browser, site_url, width=width, height=height, locale=LANGUAGES[language])
 
 
 def pile(page: Page, index: int) -> Locator:
@@ -52,15 +64,15 @@ def play(page: Page, move: list[int] | tuple[int, int]) -> None:
     expect(page.locator(PILE)).to_have_count(count - 1)
 
 
-def play_any_move(page: Page) -> None:
-    """Click the first bright (movable) pile, and the first lit target if it asks where to go."""
-    count = page.locator(PILE).count()
+def play_any_move(page: Page, piles: str = PILE) -> None:
+    """Click the first bright (movable) pile of `piles`, and the first lit target if it asks where to go."""
+    count = page.locator(piles).count()
     page.wait_for_function(CARDS_HAVE_LANDED)
-    page.locator(f"{PILE}.movable").first.click()
-    targets = page.locator(f"{PILE}.target")
+    page.locator(f"{piles}.movable").first.click()
+    targets = page.locator(f"{piles}.target")
     if targets.count():
         targets.first.click()
-    expect(page.locator(PILE)).to_have_count(count - 1)
+    expect(page.locator(piles)).to_have_count(count - 1)
 
 
 def end_game(page: Page) -> None:
@@ -68,6 +80,18 @@ def end_game(page: Page) -> None:
     page.get_by_test_id("end-game").click()
     page.get_by_test_id("ask-yes").click()
     expect(page.get_by_test_id("result")).to_be_visible()
+
+
+def me(page: Page) -> int:
+    """The id of the page's player (GET /api/me in the page's own session)."""
+    answer = page.request.get("/api/me")
+    assert answer.ok, answer.text()
+    return int(answer.json()["id"])
+
+
+def racer_card(page: Page, player: int) -> Locator:
+    """The race page's card that shows `player`'s progress."""
+    return page.locator(f'[data-testid="racer"][data-player="{player}"]')
 
 
 def api_game(page: Page, game: int) -> dict[str, Any]:

@@ -13,7 +13,18 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import ROOT, player_page
-from .player import CARDS_HAVE_LANDED, PILE, end_game, open_board, pile, play_any_move, start_code_game
+from .player import (
+    CARDS_HAVE_LANDED,
+    LANGUAGES,
+    PILE,
+    SIZES,
+    end_game,
+    open_board,
+    pile,
+    play_any_move,
+    start_code_game,
+    visitor_page,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -21,16 +32,13 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
 PERSIAN_DIGITS = re.compile("^[\u06f0-\u06f9]+$")  # the Persian digits zero to nine
-SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
-LANGUAGES = {"fa": "fa-IR", "en": "en-GB"}
 
 
 @pytest.fixture(params=[(language, size) for language in LANGUAGES for size in SIZES], ids=lambda p: "-".join(p))
 def visitor(request: pytest.FixtureRequest, browser: Browser, site_url: str) -> Iterator[tuple[Page, str, str]]:
     """A new visitor whose browser speaks Persian or English, on a 360-pixel phone or a desktop."""
     language, size = request.param
-    width, height = SIZES[size]
-    with player_page(browser, site_url, width=width, height=height, locale=LANGUAGES[language]) as page:
+    with visitor_page(browser, site_url, language=language, size=size) as page:
         yield page, language, size
 
 

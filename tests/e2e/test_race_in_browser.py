@@ -6,34 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
+
+from .player import MY_PILES, me, play_any_move, racer_card
 
 pytestmark = pytest.mark.e2e
-
-MY_PILES = '[data-testid="my-board"] [data-testid="pile"]'
-CARDS_HAVE_LANDED = """() => document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
-
-
-def me(page: Page) -> int:
-    answer = page.request.get("/api/me")
-    assert answer.ok, answer.text()
-    return int(answer.json()["id"])
-
-
-def racer_card(page: Page, player: int) -> Locator:
-    return page.locator(f'[data-testid="racer"][data-player="{player}"]')
-
-
-def play_a_move(page: Page) -> None:
-    """Tap the first pile that can move; if it has two places to go, tap the first lit one."""
-    count = page.locator(MY_PILES).count()
-    page.wait_for_function(CARDS_HAVE_LANDED)
-    page.locator(f"{MY_PILES}.movable").first.click()
-    targets = page.locator(f"{MY_PILES}.target")
-    if targets.count():
-        targets.first.click()
-    expect(page.locator(MY_PILES)).to_have_count(count - 1)
 
 
 def end_my_game(page: Page) -> None:
@@ -67,11 +44,11 @@ def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: P
     tops = host.locator(MY_PILES).evaluate_all("piles => piles.map(p => p.dataset.top)")
     assert friend.locator(MY_PILES).evaluate_all("piles => piles.map(p => p.dataset.top)") == tops
 
-    play_a_move(host)
+    play_any_move(host, MY_PILES)
     expect(racer_card(friend, host_id)).to_have_attribute("data-piles", "51")
     expect(racer_card(friend, host_id).locator('[data-testid="pile"]')).to_have_count(51)
-    play_a_move(friend)
-    play_a_move(friend)
+    play_any_move(friend, MY_PILES)
+    play_any_move(friend, MY_PILES)
     expect(racer_card(host, friend_id)).to_have_attribute("data-piles", "50")
     expect(racer_card(host, friend_id).get_by_test_id("racer-moves")).to_have_text("2")
 
