@@ -29,11 +29,11 @@
 //   server's. Anything that asks the server about the position on screen (a hint, the still-winnable
 //   check) waits for that first: whenSettled().
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+import { backoffDelay, browserSocket, isFinalClose } from "./socket.js";
+
 const DRAIN_TIMEOUT_MS = 4000; // after a reject, answers missing this long: start over on a new socket
 const GAP_WAIT_MS = 300; // events from different server processes may overtake each other
 const SYNC_WAIT_MS = 2000; // a sync not answered by then: start over on a new socket, resuming by ?v=
-const FINAL_CLOSE_CODES = { min: 4000, max: 4999 };
 const OPEN = 1; // WebSocket.OPEN
 
 function sameMove(a, b) {
@@ -46,11 +46,6 @@ function sameLine(a, b) {
 
 function copyLine(line) {
   return line.map((move) => [move[0], move[1]]);
-}
-
-function browserSocket(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return new WebSocket(`${scheme}//${window.location.host}${path}`);
 }
 
 export class GameLink {
@@ -245,7 +240,7 @@ export class GameLink {
     this.drainTimer = 0;
     this.gapTimer = 0;
     if (this.stopped) return;
-    if (code >= FINAL_CLOSE_CODES.min && code <= FINAL_CLOSE_CODES.max) {
+    if (isFinalClose(code)) {
       this.setState("refused"); // play goes on locally; the finish POST still records the game
       this.options.onRefused?.({ code: this.refusal?.code ?? "", error: this.refusal?.error ?? "", closeCode: code });
       this.answerWaiters();
@@ -257,7 +252,7 @@ export class GameLink {
 
   scheduleReconnect() {
     clearTimeout(this.retryTimer);
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const base = backoffDelay(this.attempt);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
   }

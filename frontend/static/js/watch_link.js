@@ -8,14 +8,9 @@
 // ?v=<last version applied> and the server sends exactly what it missed. `refused` and close codes
 // 4000–4999 are final; so is the normal close that follows the end of the game.
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
-const GAP_WAIT_MS = 400;
-const FINAL_CLOSE_CODES = { min: 4000, max: 4999 };
+import { backoffDelay, browserSocket, isFinalClose } from "./socket.js";
 
-function browserSocket(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return new WebSocket(`${scheme}//${window.location.host}${path}`);
-}
+const GAP_WAIT_MS = 400;
 
 export class WatchLink {
   /**
@@ -94,7 +89,7 @@ export class WatchLink {
     clearTimeout(this.gapTimer);
     this.gapTimer = 0;
     if (this.stopped) return;
-    if (code >= FINAL_CLOSE_CODES.min && code <= FINAL_CLOSE_CODES.max) {
+    if (isFinalClose(code)) {
       this.stopped = true;
       this.setStatus("refused");
       this.options.onRefused?.({ code: this.refusal?.code ?? "", error: this.refusal?.error ?? "", closeCode: code });
@@ -111,7 +106,7 @@ export class WatchLink {
   retry() {
     this.setStatus("offline");
     clearTimeout(this.retryTimer);
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const base = backoffDelay(this.attempt);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
   }

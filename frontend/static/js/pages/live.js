@@ -8,14 +8,9 @@ import { getLive } from "../api.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { WatchSetting } from "../watch_setting.js";
+import { backoffDelay, browserSocket } from "../socket.js";
 
-const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 const TICK_MS = 1000;
-
-function browserSocket(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return new WebSocket(`${scheme}//${window.location.host}${path}`);
-}
 
 /** The list's order, as the server sorts it: most watched, then fewest piles, then the newest. */
 function interest(a, b) {
@@ -121,7 +116,7 @@ class LivePage {
     socket.addEventListener("close", () => {
       if (socket !== this.socket) return;
       this.showConnection("offline");
-      const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+      const wait = backoffDelay(this.attempt);
       this.attempt += 1;
       setTimeout(() => this.connect(), wait);
     });

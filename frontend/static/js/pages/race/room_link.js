@@ -2,14 +2,9 @@
 // every server message handed to the page, reconnection with backoff. A `refused` and a close with a
 // code 4000-4999 are final (no such room, not allowed, flooding): no retry, the page says why.
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
-const FINAL_CLOSE_CODES = { min: 4000, max: 4999 };
-const OPEN = 1; // WebSocket.OPEN
+import { backoffDelay, browserSocket, isFinalClose } from "../../socket.js";
 
-function browserSocket(path) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return new WebSocket(`${scheme}//${window.location.host}${path}`);
-}
+const OPEN = 1; // WebSocket.OPEN
 
 export class RoomLink {
   /**
@@ -95,7 +90,7 @@ export class RoomLink {
       if (socket !== this.socket) return;
       this.socket = null;
       if (this.stopped) return;
-      if (event.code >= FINAL_CLOSE_CODES.min && event.code <= FINAL_CLOSE_CODES.max) {
+      if (isFinalClose(event.code)) {
         this.setState("refused");
         this.options.onRefused?.({
           code: this.refusal?.code ?? "",
@@ -121,7 +116,7 @@ export class RoomLink {
 
   scheduleReconnect() {
     clearTimeout(this.retryTimer);
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const base = backoffDelay(this.attempt);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
   }
