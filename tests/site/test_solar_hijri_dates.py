@@ -51,3 +51,11 @@ def test_the_daily_board_shows_the_gregorian_date_in_english(client: Client) -> 
     page = client.get("/daily/2026-11-30", headers={"accept-language": "en"}).content.decode()
     assert "30 November 2026" in page
     assert "آذر" not in page
+
+
+@pytest.mark.django_db
+def test_a_profile_in_persian_says_since_when_in_both_calendars(client: Client, player) -> None:
+    player.created_at = datetime.datetime(2026, 11, 30, 12, tzinfo=datetime.UTC)
+    player.save(update_fields=["created_at"])
+    page = client.get(f"/players/{player.nickname}", headers={"accept-language": "fa"}).content.decode()
+    assert "۹ آذر ۱۴۰۵ (۳۰ نوامبر ۲۰۲۶)" in page
