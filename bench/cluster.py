@@ -7,6 +7,7 @@ Also the two process figures the benchmarks report: CPU seconds and resident mem
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import secrets
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,6 +189,40 @@ def cluster(
         env["STATIC_ROOT"] = str(workdir / "static")
         manage(env, "collectstatic", "--noinput", "-v0")
         yield [stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
+
+
+def server_env(assignment: str) -> tuple[str, str]:
+    """`NAME=VALUE` from the command line, as a pair."""
+    name, equals, value = assignment.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {assignment!r}")
+    return name, value
+
+
+def bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[[str], Any]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}..{high:g}")
+        return value
+
+    return parse
+
+
+def add_cluster_options(parser: argparse.ArgumentParser, *, database: str, redis: str) -> None:
+    """The options every bench that starts a cluster takes: its processes, database and Redis."""
+    parser.add_argument("--daphnes", type=bounded(int, 1, 16), default=2, help="Daphne processes")
+    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres", help="server URL")
+    parser.add_argument("--database", default=database, help="created for the run, dropped after it")
+    parser.add_argument("--redis", default=redis)
+    parser.add_argument(
+        "--server-env",
+        type=server_env,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an extra environment variable for the Daphne processes, e.g. DATABASE_CONN_MAX_AGE=60",
+    )
 
 
 def allow_open_files(wanted: int) -> None:

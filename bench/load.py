@@ -46,7 +46,9 @@ if str(ROOT) not in sys.path:
 from bench.cluster import (  # noqa: E402
     ClusterError,
     Daphne,
+    add_cluster_options,
     allow_open_files,
+    bounded,
     cluster,
     log_problems,
     process_cpu_seconds,
@@ -557,23 +559,6 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
     print_report(rows, stopped=results.stopped, server_log=server_log)
 
 
-def server_env(assignment: str) -> tuple[str, str]:
-    name, equals, value = assignment.partition("=")
-    if not equals or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {assignment!r}")
-    return name, value
-
-
-def bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[[str], Any]:
-    def parse(text: str) -> float:
-        value = kind(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}..{high:g}")
-        return value
-
-    return parse
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=bounded(int, 1, 5000), default=400)
@@ -581,19 +566,8 @@ def main() -> None:
     parser.add_argument("--rate", type=bounded(float, 0.05, 50), default=1.0, help="moves a second per player")
     parser.add_argument("--duration", type=bounded(float, 1, 3600), default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=bounded(float, 0, 600), default=5.0, help="seconds played before measuring")
-    parser.add_argument("--daphnes", type=bounded(int, 1, 16), default=2, help="Daphne processes")
     parser.add_argument("--seed", type=int, default=1, help="seeds the players' choice of moves")
-    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres", help="server URL")
-    parser.add_argument("--database", default="bench_load", help="created for the run, dropped after it")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/3")
-    parser.add_argument(
-        "--server-env",
-        type=server_env,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an extra environment variable for the Daphne processes, e.g. DATABASE_CONN_MAX_AGE=60",
-    )
+    add_cluster_options(parser, database="bench_load", redis="redis://127.0.0.1:6379/3")
     args = parser.parse_args()
     # The client holds two sockets per player and one per watcher, each server process its share.
     allow_open_files(2 * (2 * args.players + args.watchers) + 256)

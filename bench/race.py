@@ -42,8 +42,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.cluster import ClusterError, Daphne, allow_open_files, cluster, log_problems, run_bench  # noqa: E402
-from bench.load import Sample, bounded, counts, print_report, sample, server_env, spread_ms  # noqa: E402
+from bench.cluster import (  # noqa: E402
+    ClusterError,
+    Daphne,
+    add_cluster_options,
+    allow_open_files,
+    bounded,
+    cluster,
+    log_problems,
+    run_bench,
+)
+from bench.load import Sample, counts, print_report, sample, spread_ms  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
 # A progress later than this counts as lost; the run also waits this long after the last move.
@@ -413,12 +422,8 @@ def main() -> None:
     parser.add_argument("--max-rate", type=bounded(float, 0.1, 50), default=5.0, help="fastest moves a second")
     parser.add_argument("--duration", type=bounded(float, 1, 600), default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=bounded(float, 0, 60), default=3.0, help="seconds played before measuring")
-    parser.add_argument("--daphnes", type=bounded(int, 1, 16), default=2, help="Daphne processes")
     parser.add_argument("--seed", type=int, default=1, help="seeds the bots' moves and pace")
-    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres", help="server URL")
-    parser.add_argument("--database", default="bench_race", help="created for the run, dropped after it")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/4")
-    parser.add_argument("--server-env", type=server_env, action="append", default=[], metavar="NAME=VALUE")
+    add_cluster_options(parser, database="bench_race", redis="redis://127.0.0.1:6379/4")
     args = parser.parse_args()
     if args.min_rate > args.max_rate:
         parser.error("--min-rate is above --max-rate")

@@ -63,14 +63,15 @@ if str(ROOT) not in sys.path:
 from bench.cluster import (  # noqa: E402
     ClusterError,
     Daphne,
+    add_cluster_options,
+    bounded,
     cluster,
     free_port,
     log_problems,
     process_cpu_seconds,
     process_rss_bytes,
-    production_env,
 )
-from bench.load import bounded, percentile, server_env, start_player  # noqa: E402
+from bench.load import percentile, start_player  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
 SOCKETS_OPENING_AT_ONCE = 32
@@ -465,23 +466,6 @@ async def serve_reference(port: int) -> None:
         await asyncio.get_running_loop().create_future()
 
 
-def collect_static() -> None:
-    """Production serves `collectstatic`'s hashed files: the pages (the players' first request, for the
-    CSRF cookie) need them. Writes STATIC_ROOT, as a deployment does."""
-    # collectstatic reads neither the database nor Redis.
-    env = production_env(database_url="sqlite://:memory:", redis_url="", channels_prefix="static", extra={})
-    done = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise ClusterError(f"manage.py collectstatic failed:\n{done.stderr[-4000:]}")
-
-
 @contextlib.contextmanager
 def reference_server() -> Any:
     port = free_port()
@@ -676,12 +660,8 @@ def main() -> None:
     parser.add_argument("--steady", type=bounded(float, 1, 600), default=10.0, help="seconds of steady play")
     parser.add_argument("--burst", type=bounded(float, 1, 600), default=10.0, help="seconds of bursts")
     parser.add_argument("--warmup", type=bounded(float, 0, 600), default=3.0, help="seconds played before measuring")
-    parser.add_argument("--daphnes", type=bounded(int, 1, 16), default=2, help="Daphne processes")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres", help="server URL")
-    parser.add_argument("--database", default="bench_watch", help="created for the run, dropped after it")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/4")
-    parser.add_argument("--server-env", type=server_env, action="append", default=[], metavar="NAME=VALUE")
+    add_cluster_options(parser, database="bench_watch", redis="redis://127.0.0.1:6379/4")
     args = parser.parse_args()
     if args.reference_server:
         asyncio.run(serve_reference(args.reference_server))
@@ -693,7 +673,6 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
     print("command  " + shlex.join([os.path.relpath(sys.executable), *sys.argv]))
-    collect_static()
     # Each scenario on fresh processes, so that one's memory and pools do not flatter the next.
     for name in args.scenarios:
         with (
