@@ -73,6 +73,21 @@ def test_a_guest_signs_up_logs_out_and_finds_the_same_history_in_another_browser
     elsewhere.wait_for_url(re.compile(rf"/games/{game}$"))
 
 
+def test_a_password_typed_before_the_page_script_runs_never_reaches_a_url(page: Page) -> None:
+    """A slow phone can show the form before its module has loaded: Enter then must not send the form
+    the browser's way (a GET with the password in the address, the history and the proxy's log)."""
+    page.route("**/js/pages/account.js", lambda route: route.abort())
+    page.goto("/account")
+    expect(page.get_by_test_id("signup-submit")).to_be_disabled()
+    page.get_by_test_id("signup-nickname").fill(unique_nickname("Slow"))
+    page.get_by_test_id("signup-password").fill(PASSWORD)
+    page.get_by_test_id("signup-password").press("Enter")
+    page.wait_for_load_state()
+    assert "password" not in page.url
+    assert page.url.endswith("/account")
+    assert page.request.get("/api/me").status == 404
+
+
 def test_a_wrong_password_is_told_on_the_login_form(page: Page) -> None:
     page.goto("/account")
     page.get_by_test_id("login-nickname").fill(unique_nickname("Nobody"))

@@ -51,6 +51,9 @@ function wire(form, page) {
       button.disabled = false;
     }
   });
+  // The button is disabled in the HTML: a form sent before this handler exists would post the password
+  // to the page itself instead of the API.
+  button.disabled = false;
 }
 
 export function main() {
