@@ -9,9 +9,9 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "accordion_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from accounts.middleware import PlayerMiddleware  # noqa: E402
@@ -30,7 +30,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             OutageGuard(
-                AuthMiddlewareStack(
+                SessionMiddlewareStack(
                     PlayerMiddleware(
                         SocketsPerPlayer(
                             SocketLogContext(

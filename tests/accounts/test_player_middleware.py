@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.sessions import SessionMiddlewareStack
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -26,7 +26,7 @@ class ScopePlayerConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"player": None if player is None else player.nickname})
 
 
-application = AuthMiddlewareStack(PlayerMiddleware(ScopePlayerConsumer.as_asgi()))
+application = SessionMiddlewareStack(PlayerMiddleware(ScopePlayerConsumer.as_asgi()))
 
 
 def session_cookie(client: Client) -> tuple[bytes, bytes]:
