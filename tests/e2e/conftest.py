@@ -113,13 +113,25 @@ def browser() -> Iterator[Browser]:
 
 @contextmanager
 def player_page(
-    browser: Browser, site_url: str, *, width: int = 1280, height: int = 800, locale: str = "en-GB"
+    browser: Browser,
+    site_url: str,
+    *,
+    width: int = 1280,
+    height: int = 800,
+    locale: str = "en-GB",
+    touch: bool = False,
 ) -> Iterator[Page]:
     """A page in a fresh browser context: its own cookies, so its own guest player; `locale` is the
-    browser's language (its Accept-Language). A script error on any page of the context fails the test.
-    The page's Content-Security-Policy is bypassed only so the accessibility test can inject axe-core."""
+    browser's language (its Accept-Language); `touch` makes it a phone's (a touch screen, mobile
+    viewport). A script error on any page of the context fails the test. The page's
+    Content-Security-Policy is bypassed only so the accessibility test can inject axe-core."""
     context = browser.new_context(
-        base_url=site_url, viewport={"width": width, "height": height}, locale=locale, bypass_csp=True
+        base_url=site_url,
+        viewport={"width": width, "height": height},
+        locale=locale,
+        bypass_csp=True,
+        has_touch=touch,
+        is_mobile=touch,
     )
     context.set_default_timeout(10_000)
     errors: list[str] = []

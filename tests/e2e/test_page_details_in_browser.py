@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from .conftest import player_page
 from .player import CARDS_HAVE_LANDED, PILE, api_game, end_game, game_id, open_board, pile, play, start_code_game
 
 pytestmark = pytest.mark.e2e
@@ -151,6 +152,44 @@ def test_dropping_a_pile_anywhere_else_puts_it_back(page: Page) -> None:
     expect(page.locator(PILE)).to_have_count(52)
     expect(page.locator(f"{PILE}.dragging")).to_have_count(0)
     assert api_game(page, game_id(page))["moves"] == []
+
+
+def touch_drag(page: Page, source: int, target: int) -> None:
+    """A finger on pile `source`, sliding over pile `target` in small steps, then lifted: real touch
+    events through Chromium's input pipeline (CDP), so the page's touch-action decides, as on a phone,
+    whether the slide drags the pile or scrolls the page."""
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    start, end = pile(page, source).bounding_box(), pile(page, target).bounding_box()
+    assert start and end
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    finger = page.context.new_cdp_session(page)
+    finger.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 11):
+        x, y = x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10
+        finger.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    finger.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finger.detach()
+
+
+@pytest.mark.parametrize("target_of_first_move", [True, False], ids=["onto-its-target", "anywhere-else"])
+def test_a_finger_drags_a_pile_on_a_phone(browser: Browser, site_url: str, target_of_first_move: bool) -> None:
+    with player_page(browser, site_url, width=390, height=844, touch=True) as phone:
+        start_code_game(phone, CODE)
+        source, target = OPENING[0]
+        moved = pile(phone, source).get_attribute("data-top")
+        scrolled = phone.evaluate("window.scrollY")
+
+        touch_drag(phone, source, target if target_of_first_move else 20)
+
+        if target_of_first_move:
+            expect(phone.locator(PILE)).to_have_count(51)
+            expect(pile(phone, target)).to_have_attribute("data-top", moved or "")
+        else:
+            expect(phone.locator(f"{PILE}.dragging")).to_have_count(0)
+            expect(phone.locator(PILE)).to_have_count(52)
+            assert api_game(phone, game_id(phone))["moves"] == []
+        assert phone.evaluate("window.scrollY") == scrolled  # the finger dragged the pile, not the page
 
 
 def colour_of_first(page: Page, suit: str) -> str:
