@@ -130,9 +130,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The cache holds rate-limit counters, so every process must share it in production.
+# The cache holds rate-limit counters, so every process must share it in production. One Redis client per
+# process (accordion_site/cache.py): Django's own makes one per request and per socket under ASGI.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "accordion_site.cache.ProcessRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
