@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 
 class ProcessRedisCache(RedisCache):
     """`RedisCache` whose instances share one `RedisCacheClient` per servers and options."""
+
+    # Set by RedisCache.__init__ (django-stubs leaves its private attributes out).
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: type[RedisCacheClient]
 
     _clients: ClassVar[dict[str, RedisCacheClient]] = {}
     _clients_lock: ClassVar[threading.Lock] = threading.Lock()
