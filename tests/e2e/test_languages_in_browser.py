@@ -66,8 +66,43 @@ def test_the_daily_deal_is_played_to_the_end_in_the_browsers_language(visitor: t
     page.screenshot(path=SCREENSHOTS / f"result-{language}-{size}.png", full_page=True)
 
     page.get_by_test_id("nav-daily").click()
-    expect(page.locator("main")).to_be_visible()
+    expect(page.get_by_test_id("board")).to_be_visible()
+    # The histogram's axis counts in the page's digits, and the ranking fits the screen's width.
+    ticks = page.locator("svg .chart-label").evaluate_all("labels => labels.map(label => label.textContent)")
+    assert ticks and all(PERSIAN_DIGITS.match(tick) if language == "fa" else tick.isdigit() for tick in ticks)
+    assert tables_fit(page)
     page.screenshot(path=SCREENSHOTS / f"leaderboard-{language}-{size}.png", full_page=True)
+
+    page.get_by_test_id("nav-profile").click()
+    expect(page.get_by_test_id("recent-games")).to_be_visible()
+    assert tables_fit(page)
+
+
+@pytest.mark.parametrize("locale", ["fa-IR", "en-GB"])
+def test_on_a_phone_the_recent_games_fit_the_screen(browser: Browser, site_url: str, locale: str) -> None:
+    with player_page(browser, site_url, width=360, height=740, locale=locale) as page:
+        for _ in range(2):
+            start_code_game(page, WINNING_GAME["deal_code"])
+            play_any_move(page)
+            end_game(page)
+        page.get_by_test_id("nav-profile").click()
+        expect(page.get_by_test_id("recent-game")).to_have_count(2)
+        assert tables_fit(page)
+        replay = page.get_by_test_id("recent-game").first.get_by_role("link")
+        expect(replay).to_have_accessible_name("بازپخش" if locale == "fa-IR" else "Replay")
+        box = replay.bounding_box()
+        assert box and box["width"] >= 40 and box["height"] >= 40
+
+
+def tables_fit(page: Page) -> bool:
+    """Whether every table is whole on the screen, with no column scrolled out of sight."""
+    return bool(
+        page.evaluate(
+            """() => [...document.querySelectorAll(".table-scroll")]
+                .filter((box) => box.offsetParent !== null)
+                .every((box) => box.scrollWidth <= box.clientWidth + 1)"""
+        )
+    )
 
 
 @pytest.mark.parametrize("width", [360, 390])

@@ -106,7 +106,7 @@ function drawPilesChart(container, summary) {
       svg.append(rect);
     }
     if (PILE_LABELS.includes(bar.piles)) {
-      svg.append(svgElement("text", { class: "chart-label", x: (x + slot / 2).toFixed(1), y: height - 8, "text-anchor": "middle" }, String(bar.piles)));
+      svg.append(svgElement("text", { class: "chart-label", x: (x + slot / 2).toFixed(1), y: height - 8, "text-anchor": "middle" }, formatNumber(bar.piles)));
     }
   });
   container.append(svg);
