@@ -1,7 +1,8 @@
 """The statements on the hot path of every move: lock a game row, read its deal, store the change with
 its event.
 
-Each socket move locks the game, updates it and inserts its event. Through the ORM's query API that
+Each socket move locks the game, updates it and inserts its event (on PostgreSQL, the update and the
+insert in one statement). Through the ORM's query API that
 cost about 1.1 ms of CPU per move, of which some 0.45 ms was compiling the same three queries again
 each time (measured with bench/load.py and a service loop on PostgreSQL). Here each statement is
 compiled once per thread and then only executed; values still go through the model fields'
@@ -39,7 +40,10 @@ def lock_game(game_id: int) -> Game | None:
 
 
 def save_change(game: Game, *, fields: Sequence[str], event: GameEvent) -> None:
-    """Write the `fields` of `game` and insert `event` (its id is set)."""
+    """Write the `fields` of `game` and insert `event` (its id is set).
+
+    On PostgreSQL both go in one statement (the update as a data-modifying WITH), one round trip
+    instead of two; SQLite has no such WITH, so there they are two."""
     db = connections[DEFAULT_DB_ALIAS]
     update_sql, update_fields = _update_statement(db, tuple(fields))
     params = [field.get_db_prep_save(getattr(game, field.attname), db) for field in update_fields]
@@ -47,8 +51,11 @@ def save_change(game: Game, *, fields: Sequence[str], event: GameEvent) -> None:
     insert_sql, insert_fields = _insert_statement(db)
     event_params = [field.get_db_prep_save(getattr(event, field.attname), db) for field in insert_fields]
     with db.cursor() as cursor:
-        cursor.execute(update_sql, params)
-        cursor.execute(insert_sql, event_params)
+        if db.vendor == "postgresql":
+            cursor.execute(f"WITH changed AS ({update_sql}) {insert_sql}", [*params, *event_params])
+        else:
+            cursor.execute(update_sql, params)
+            cursor.execute(insert_sql, event_params)
         event.pk = cursor.fetchone()[0]
 
 
