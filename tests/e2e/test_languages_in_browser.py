@@ -71,6 +71,7 @@ def test_the_daily_deal_is_played_to_the_end_in_the_browsers_language(visitor: t
     ticks = page.locator("svg .chart-label").evaluate_all("labels => labels.map(label => label.textContent)")
     assert ticks and all(PERSIAN_DIGITS.match(tick) if language == "fa" else tick.isdigit() for tick in ticks)
     assert tables_fit(page)
+    assert chart_labels_inside(page)
     page.screenshot(path=SCREENSHOTS / f"leaderboard-{language}-{size}.png", full_page=True)
 
     page.get_by_test_id("nav-profile").click()
@@ -88,10 +89,29 @@ def test_on_a_phone_the_recent_games_fit_the_screen(browser: Browser, site_url: 
         page.get_by_test_id("nav-profile").click()
         expect(page.get_by_test_id("recent-game")).to_have_count(2)
         assert tables_fit(page)
+        assert chart_labels_inside(page)  # the score chart's axis, readable at the phone's own size
+        sizes = page.locator("svg .chart-label").evaluate_all(
+            "labels => labels.map((label) => label.getBoundingClientRect().height)"
+        )
+        assert sizes and min(sizes) >= 10
         replay = page.get_by_test_id("recent-game").first.get_by_role("link")
         expect(replay).to_have_accessible_name("بازپخش" if locale == "fa-IR" else "Replay")
         box = replay.bounding_box()
         assert box and box["width"] >= 40 and box["height"] >= 40
+
+
+def chart_labels_inside(page: Page) -> bool:
+    """Whether every chart label is drawn whole inside its chart (in a right-to-left page an SVG
+    label's anchor sides swap, which once pushed the axis's end labels out)."""
+    return bool(
+        page.evaluate(
+            """() => [...document.querySelectorAll("svg .chart-label")].every((label) => {
+                const chart = label.ownerSVGElement.getBoundingClientRect();
+                const box = label.getBoundingClientRect();
+                return box.left >= chart.left - 1 && box.right <= chart.right + 1;
+            })"""
+        )
+    )
 
 
 def tables_fit(page: Page) -> bool:

@@ -12,28 +12,13 @@ import {
   getDailySummary,
 } from "../api.js";
 import { formatDuration } from "../clock.js";
+import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatNumber } from "../locale_format.js";
 import { replayPageUrl } from "../nav.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const CHART = { width: 640, height: 180, left: 36, right: 8, top: 10, bottom: 26 };
 const PILE_LABELS = [1, 5, 10, 20, 30, 40, 52];
-
-function element(tag, { className, text, attrs } = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
-  return node;
-}
-
-function svgElement(tag, attrs = {}, text = undefined) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function profileUrl(nickname) {
   return `/players/${encodeURIComponent(nickname)}`;
@@ -59,7 +44,7 @@ function drawPilesChart(container, summary) {
     container.append(element("p", { className: "profile-note", text: gettext("No results yet.") }));
     return;
   }
-  const { width, height, left, right, top, bottom } = CHART;
+  const { width, height, left, right, top, bottom } = chartBox(container, CHART);
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;
   const most = Math.max(...summary.piles.map((bar) => bar.players));
@@ -80,7 +65,7 @@ function drawPilesChart(container, summary) {
     ),
   );
   svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: top + plotHeight, y2: top + plotHeight }));
-  svg.append(svgElement("text", { class: "chart-label", x: left - 6, y: top + 8, "text-anchor": "end" }, formatNumber(most)));
+  svg.append(svgElement("text", { class: "chart-label", x: left - 6, y: top + 8, "text-anchor": anchorAt("right", container) }, formatNumber(most)));
   summary.piles.forEach((bar, index) => {
     const x = left + index * slot;
     if (bar.players > 0) {

@@ -3,30 +3,16 @@
 
 import { getProfile } from "../api.js";
 import { formatDuration } from "../clock.js";
+import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatDate as formatDay, formatNumber } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const BEST_SCORE = 2210; // 510 for the piles + 500 for the win + 1200 time bonus
 const CHART = { width: 640, height: 200, left: 44, right: 12, top: 12, bottom: 26 };
 
 function locale() {
   return document.documentElement.lang || undefined;
-}
-
-function element(tag, { className, text, attrs } = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
-  return node;
-}
-
-function svgElement(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  return node;
 }
 
 function formatDate(isoDate, options) {
@@ -75,7 +61,7 @@ function drawChart(container, points) {
     container.append(element("p", { className: "profile-note", text: gettext("No finished games yet.") }));
     return;
   }
-  const { width, height, left, right, top, bottom } = CHART;
+  const { width, height, left, right, top, bottom } = chartBox(container, CHART);
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;
   const x = (index) => left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
@@ -97,7 +83,7 @@ function drawChart(container, points) {
 
   for (const level of [0, 1000, 2000]) {
     svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: y(level), y2: y(level) }));
-    const label = svgElement("text", { class: "chart-label", x: left - 6, y: y(level) + 4, "text-anchor": "end" });
+    const label = svgElement("text", { class: "chart-label", x: left - 6, y: y(level) + 4, "text-anchor": anchorAt("right", container) });
     label.textContent = formatNumber(level);
     svg.append(label);
   }
@@ -115,8 +101,11 @@ function drawChart(container, points) {
     dot.append(tip);
     svg.append(dot);
   });
-  for (const [text, anchor, at] of [[first, "start", left], [last, "end", width - right]]) {
-    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchor });
+  // The axis's ends name their days in the page's own calendar only: both calendars would not fit a phone.
+  const axisDate = (point) => formatDate(point.at.slice(0, 10), { dateStyle: "medium" });
+  const ends = [[axisDate(points[0]), "left", left], [axisDate(points[points.length - 1]), "right", width - right]];
+  for (const [text, side, at] of ends) {
+    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchorAt(side, container) });
     label.textContent = text;
     svg.append(label);
   }

@@ -1,0 +1,41 @@
+// Small builders for the pages that draw tables and charts (the daily board, the profile).
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An HTML element with an optional class, text and attributes. */
+export function element(tag, { className, text, attrs } = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+/** An SVG element with its attributes and an optional text. */
+export function svgElement(tag, attrs = {}, text = undefined) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * The chart's box in the container's own pixels, so that its labels keep their size on a phone (a
+ * 640-unit chart shrunk to a 300-pixel screen halved them). `chart.width` is for a container not laid
+ * out yet, and the narrowest it is drawn.
+ */
+export function chartBox(container, chart) {
+  const width = Math.max(MIN_CHART_WIDTH, Math.round(container.clientWidth) || chart.width);
+  return { ...chart, width: Math.min(width, chart.width) };
+}
+
+const MIN_CHART_WIDTH = 280;
+
+/**
+ * The text-anchor that puts a label's `side` ("left" or "right") at its x. SVG anchors follow the
+ * text's direction, so in a right-to-left page "end" is the left side.
+ */
+export function anchorAt(side, container) {
+  const rightToLeft = getComputedStyle(container).direction === "rtl";
+  return (side === "left") !== rightToLeft ? "start" : "end";
+}
