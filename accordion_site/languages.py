@@ -1,5 +1,6 @@
-"""The language a socket speaks: its refusals are worded for people, like a page's, so a socket chooses
-its language once, from its handshake, the way LocaleMiddleware chooses a page's."""
+"""Languages on the server: the language a socket speaks (its refusals are worded for people, like a
+page's, so a socket chooses its language once, from its handshake, the way LocaleMiddleware chooses a
+page's), and Persian digits for the numbers the server writes into text."""
 
 from __future__ import annotations
 
@@ -18,3 +19,11 @@ def socket_language(scope: dict[str, Any]) -> str:
         if name == b"accept-language":
             request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
     return translation.get_language_from_request(request)
+
+
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def persian_digits(text: str) -> str:
+    """`text` with its digits 0-9 written as Persian digits."""
+    return text.translate(_PERSIAN_DIGITS)

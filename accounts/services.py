@@ -11,8 +11,11 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from accordion_site.languages import persian_digits
 from games.transfers import games_transfer
 
 from .errors import (
@@ -36,9 +39,15 @@ ACCOUNT_USERNAME = "player-{id}"
 
 
 def _guest_nickname(attempt: int) -> str:
+    """A name in the visitor's language, "Guest-4821" or «مهمان-۴۸۲۱»: a nickname is shown as it is
+    stored, on every page, so it is made in the words and digits of the person it names."""
     # Short names while they are easy to find free; longer ones if the short ones keep clashing.
     digits = 4 if attempt < GUEST_NICKNAME_ATTEMPTS // 2 else 8
-    return f"Guest-{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+    number = str(secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1))
+    if translation.get_language() == "fa":
+        number = persian_digits(number)
+    word = pgettext("the start of a generated nickname", "Guest")  # outside the f-string, where makemessages sees it
+    return f"{word}-{number}"
 
 
 def _nickname_valid(text: str) -> str:
@@ -67,7 +76,7 @@ def _save_nickname(player: Player, nickname: str) -> None:
 
 @transaction.atomic
 def guest_create() -> Player:
-    """A new guest player with a generated nickname such as "Guest-4821"."""
+    """A new guest player with a generated nickname such as "Guest-4821", in the active language."""
     for attempt in range(GUEST_NICKNAME_ATTEMPTS):
         try:
             with transaction.atomic():

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime
 
+from accordion_site.languages import persian_digits
+
 JALALI_MONTHS = (
     "فروردین",
     "اردیبهشت",
@@ -22,7 +24,6 @@ JALALI_MONTHS = (
 )
 # Day count of the Gregorian months before each month, in a common year.
 _DAYS_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
-_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
 def to_jalali(day: datetime.date) -> tuple[int, int, int]:
@@ -49,10 +50,6 @@ def to_jalali(day: datetime.date) -> tuple[int, int, int]:
     month = 1 + days // 31 if days < 186 else 7 + (days - 186) // 30
     day_of_month = 1 + (days % 31 if days < 186 else (days - 186) % 30)
     return year, month, day_of_month
-
-
-def persian_digits(text: str) -> str:
-    return text.translate(_PERSIAN_DIGITS)
 
 
 def jalali_text(day: datetime.date) -> str:

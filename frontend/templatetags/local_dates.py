@@ -10,7 +10,8 @@ from django import template
 from django.utils import translation
 from django.utils.dateformat import format as date_format
 
-from frontend.jalali import jalali_text, persian_digits
+from accordion_site.languages import persian_digits
+from frontend.jalali import jalali_text
 
 register = template.Library()
 

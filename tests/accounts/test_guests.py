@@ -28,6 +28,14 @@ def test_a_generated_guest_nickname_follows_the_nickname_rule():
     assert nickname_clean(nickname) == nickname
 
 
+def test_a_persian_visitor_is_named_in_persian_words_and_digits():
+    start(Client(HTTP_ACCEPT_LANGUAGE="fa-IR,fa;q=0.9"), mode="new")
+    nickname = Player.objects.get().nickname
+    word, _, number = nickname.partition("-")
+    assert word == "مهمان" and len(number) == 4 and all("\u06f0" <= digit <= "\u06f9" for digit in number)
+    assert nickname_clean(nickname) == nickname
+
+
 def test_the_same_browser_stays_the_same_player_across_games():
     visitor = Client()
     start_daily(visitor)
