@@ -45,14 +45,15 @@ def save_change(game: Game, *, fields: Sequence[str], event: GameEvent) -> None:
     On PostgreSQL both go in one statement (the update as a data-modifying WITH), one round trip
     instead of two; SQLite has no such WITH, so there they are two."""
     db = connections[DEFAULT_DB_ALIAS]
-    update_sql, update_fields = _update_statement(db, tuple(fields))
+    names = tuple(fields)
+    update_sql, update_fields = _update_statement(db, names)
     params = [field.get_db_prep_save(getattr(game, field.attname), db) for field in update_fields]
     params.append(game.pk)
     insert_sql, insert_fields = _insert_statement(db)
     event_params = [field.get_db_prep_save(getattr(event, field.attname), db) for field in insert_fields]
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
-            cursor.execute(f"WITH changed AS ({update_sql}) {insert_sql}", [*params, *event_params])
+            cursor.execute(_change_statement(db, names), [*params, *event_params])
         else:
             cursor.execute(update_sql, params)
             cursor.execute(insert_sql, event_params)
@@ -83,6 +84,17 @@ def _update_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any]]:
         assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
         pk_column = quote(Game._meta.pk.column)  # type: ignore[union-attr]
         statements[key] = (f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {pk_column} = %s", fields)
+    return statements[key]  # type: ignore[no-any-return]
+
+
+def _change_statement(db: Any, names: tuple[str, ...]) -> str:
+    """The update of `names` and the event's insert as one PostgreSQL statement."""
+    statements = _statements()
+    key = ("change", names)
+    if key not in statements:
+        update_sql, _ = _update_statement(db, names)
+        insert_sql, _ = _insert_statement(db)
+        statements[key] = f"WITH changed AS ({update_sql}) {insert_sql}"
     return statements[key]  # type: ignore[no-any-return]
 
 
