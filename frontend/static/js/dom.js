@@ -21,21 +21,26 @@ export function svgElement(tag, attrs = {}, text = undefined) {
 
 /**
  * The chart's box in the container's own pixels, so that its labels keep their size on a phone (a
- * 640-unit chart shrunk to a 300-pixel screen halved them). `chart.width` is for a container not laid
- * out yet, and the narrowest it is drawn.
+ * 640-unit chart shrunk to a 300-pixel screen halved them), with its plot's size and the page's
+ * direction. `chart.width` is for a container not laid out yet, and the widest it is drawn.
  */
 export function chartBox(container, chart) {
-  const width = Math.max(MIN_CHART_WIDTH, Math.round(container.clientWidth) || chart.width);
-  return { ...chart, width: Math.min(width, chart.width) };
+  const width = Math.min(chart.width, Math.max(MIN_CHART_WIDTH, Math.round(container.clientWidth) || chart.width));
+  return {
+    ...chart,
+    width,
+    plotWidth: width - chart.left - chart.right,
+    plotHeight: chart.height - chart.top - chart.bottom,
+    rightToLeft: getComputedStyle(container).direction === "rtl",
+  };
 }
 
 const MIN_CHART_WIDTH = 280;
 
 /**
- * The text-anchor that puts a label's `side` ("left" or "right") at its x. SVG anchors follow the
- * text's direction, so in a right-to-left page "end" is the left side.
+ * The text-anchor that puts a label's `side` ("left" or "right") at its x in a chart `box`. SVG
+ * anchors follow the text's direction, so in a right-to-left page "end" is the left side.
  */
-export function anchorAt(side, container) {
-  const rightToLeft = getComputedStyle(container).direction === "rtl";
-  return (side === "left") !== rightToLeft ? "start" : "end";
+export function anchorAt(side, box) {
+  return (side === "left") !== box.rightToLeft ? "start" : "end";
 }

@@ -44,9 +44,8 @@ function drawPilesChart(container, summary) {
     container.append(element("p", { className: "profile-note", text: gettext("No results yet.") }));
     return;
   }
-  const { width, height, left, right, top, bottom } = chartBox(container, CHART);
-  const plotWidth = width - left - right;
-  const plotHeight = height - top - bottom;
+  const box = chartBox(container, CHART);
+  const { width, height, left, right, top, plotWidth, plotHeight } = box;
   const most = Math.max(...summary.piles.map((bar) => bar.players));
   const slot = plotWidth / summary.piles.length;
   const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart-svg" });
@@ -65,7 +64,7 @@ function drawPilesChart(container, summary) {
     ),
   );
   svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: top + plotHeight, y2: top + plotHeight }));
-  svg.append(svgElement("text", { class: "chart-label", x: left - 6, y: top + 8, "text-anchor": anchorAt("right", container) }, formatNumber(most)));
+  svg.append(svgElement("text", { class: "chart-label", x: left - 6, y: top + 8, "text-anchor": anchorAt("right", box) }, formatNumber(most)));
   summary.piles.forEach((bar, index) => {
     const x = left + index * slot;
     if (bar.players > 0) {

@@ -61,9 +61,8 @@ function drawChart(container, points) {
     container.append(element("p", { className: "profile-note", text: gettext("No finished games yet.") }));
     return;
   }
-  const { width, height, left, right, top, bottom } = chartBox(container, CHART);
-  const plotWidth = width - left - right;
-  const plotHeight = height - top - bottom;
+  const box = chartBox(container, CHART);
+  const { width, height, left, right, top, plotWidth, plotHeight } = box;
   const x = (index) => left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
   const y = (score) => top + plotHeight - (Math.min(score, BEST_SCORE) * plotHeight) / BEST_SCORE;
 
@@ -83,7 +82,7 @@ function drawChart(container, points) {
 
   for (const level of [0, 1000, 2000]) {
     svg.append(svgElement("line", { class: "chart-grid", x1: left, x2: width - right, y1: y(level), y2: y(level) }));
-    const label = svgElement("text", { class: "chart-label", x: left - 6, y: y(level) + 4, "text-anchor": anchorAt("right", container) });
+    const label = svgElement("text", { class: "chart-label", x: left - 6, y: y(level) + 4, "text-anchor": anchorAt("right", box) });
     label.textContent = formatNumber(level);
     svg.append(label);
   }
@@ -105,7 +104,7 @@ function drawChart(container, points) {
   const axisDate = (point) => formatDate(point.at.slice(0, 10), { dateStyle: "medium" });
   const ends = [[axisDate(points[0]), "left", left], [axisDate(points[points.length - 1]), "right", width - right]];
   for (const [text, side, at] of ends) {
-    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchorAt(side, container) });
+    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchorAt(side, box) });
     label.textContent = text;
     svg.append(label);
   }
