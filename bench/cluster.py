@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -189,6 +190,24 @@ def cluster(
         env["STATIC_ROOT"] = str(workdir / "static")
         manage(env, "collectstatic", "--noinput", "-v0")
         yield [stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
+
+
+@contextmanager
+def bench_cluster(args: argparse.Namespace, *, name: str, extra_env: dict[str, str]) -> Iterator[list[Daphne]]:
+    """The cluster a bench's command line asks for (`add_cluster_options`), in a work directory of its own:
+    `extra_env` for its processes, then the `--server-env` assignments over it."""
+    with (
+        tempfile.TemporaryDirectory(prefix=f"accordion-{name}-") as workdir,
+        cluster(
+            daphnes=args.daphnes,
+            postgres_url=args.postgres,
+            database=args.database,
+            redis_url=args.redis,
+            workdir=Path(workdir),
+            extra_env={**extra_env, **dict(args.server_env)},
+        ) as daphnes,
+    ):
+        yield daphnes
 
 
 def server_env(assignment: str) -> tuple[str, str]:

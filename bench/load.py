@@ -25,7 +25,6 @@ import random
 import resource
 import shlex
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -48,8 +47,8 @@ from bench.cluster import (  # noqa: E402
     Daphne,
     add_cluster_options,
     allow_open_files,
+    bench_cluster,
     bounded,
-    cluster,
     log_problems,
     process_cpu_seconds,
     process_rss_bytes,
@@ -572,18 +571,8 @@ def main() -> None:
     # The client holds two sockets per player and one per watcher, each server process its share.
     allow_open_files(2 * (2 * args.players + args.watchers) + 256)
 
-    with (
-        tempfile.TemporaryDirectory(prefix="accordion-load-") as workdir,
-        cluster(
-            daphnes=args.daphnes,
-            postgres_url=args.postgres,
-            database=args.database,
-            redis_url=args.redis,
-            workdir=Path(workdir),
-            # Every watcher is a visitor without a session from 127.0.0.1, counted by address.
-            extra_env={"SOCKETS_PER_ADDRESS": "1000000", **dict(args.server_env)},
-        ) as daphnes,
-    ):
+    # Every watcher is a visitor without a session from 127.0.0.1, counted by address.
+    with bench_cluster(args, name="load", extra_env={"SOCKETS_PER_ADDRESS": "1000000"}) as daphnes:
         results = asyncio.run(run(args, daphnes))
         server_log = [line for daphne in daphnes for line in log_problems(daphne)]
     report(args, results, server_log)

@@ -24,7 +24,6 @@ import os
 import random
 import shlex
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -47,8 +46,8 @@ from bench.cluster import (  # noqa: E402
     Daphne,
     add_cluster_options,
     allow_open_files,
+    bench_cluster,
     bounded,
-    cluster,
     log_problems,
     run_bench,
 )
@@ -428,18 +427,9 @@ def main() -> None:
     if args.min_rate > args.max_rate:
         parser.error("--min-rate is above --max-rate")
     allow_open_files(4 * args.races * args.racers + 256)
-    with (
-        tempfile.TemporaryDirectory(prefix="accordion-race-") as workdir,
-        cluster(
-            daphnes=args.daphnes,
-            postgres_url=args.postgres,
-            database=args.database,
-            redis_url=args.redis,
-            workdir=Path(workdir),
-            # Every host is a new visitor, counted by address until it has played: all from 127.0.0.1.
-            extra_env={"RACE_ROOMS_PER_MINUTE": str(10 * args.races), **dict(args.server_env)},
-        ) as daphnes,
-    ):
+    # Every host is a new visitor, counted by address until it has played: all from 127.0.0.1.
+    rooms = {"RACE_ROOMS_PER_MINUTE": str(10 * args.races)}
+    with bench_cluster(args, name="race", extra_env=rooms) as daphnes:
         results = asyncio.run(run(args, daphnes))
         server_log = [line for daphne in daphnes for line in log_problems(daphne)]
     report(args, results, server_log)

@@ -43,7 +43,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -64,12 +63,14 @@ from bench.cluster import (  # noqa: E402
     ClusterError,
     Daphne,
     add_cluster_options,
+    allow_open_files,
+    bench_cluster,
     bounded,
-    cluster,
     free_port,
     log_problems,
     process_cpu_seconds,
     process_rss_bytes,
+    run_bench,
 )
 from bench.load import percentile, start_player  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
@@ -664,28 +665,19 @@ def main() -> None:
     add_cluster_options(parser, database="bench_watch", redis="redis://127.0.0.1:6379/4")
     args = parser.parse_args()
     if args.reference_server:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the bench stops it with SIGTERM: end quietly
         asyncio.run(serve_reference(args.reference_server))
         return
     unknown = [name for name in args.scenarios if name not in SCENARIOS]
     if unknown:
         parser.error(f"unknown scenario(s) {unknown}: choose from {sorted(SCENARIOS)}")
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    allow_open_files(4096)
     print("command  " + shlex.join([os.path.relpath(sys.executable), *sys.argv]))
     # Each scenario on fresh processes, so that one's memory and pools do not flatter the next.
     for name in args.scenarios:
         with (
-            tempfile.TemporaryDirectory(prefix="accordion-watch-") as workdir,
-            cluster(
-                daphnes=args.daphnes,
-                postgres_url=args.postgres,
-                database=args.database,
-                redis_url=args.redis,
-                workdir=Path(workdir),
-                # Every simulated watcher is a visitor from the same loopback address.
-                extra_env={"SOCKETS_PER_ADDRESS": "100000", **dict(args.server_env)},
-            ) as daphnes,
+            # Every simulated watcher is a visitor from the same loopback address.
+            bench_cluster(args, name="watch", extra_env={"SOCKETS_PER_ADDRESS": "100000"}) as daphnes,
             reference_server() as (port, pid),
         ):
             asyncio.run(run_scenario(args, SCENARIOS[name], daphnes, port, pid))
@@ -695,10 +687,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ClusterError as error:
-        sys.exit(str(error))
-    except KeyboardInterrupt:
-        print("interrupted: the cluster is stopped and its database dropped", file=sys.stderr)
-        sys.exit(130)
+    run_bench(main)
