@@ -16,6 +16,9 @@ from django.test import Client
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
 
+# The data-migration tests' `schema_restored` fixture.
+pytest_plugins = ["tests.schema"]
+
 VECTORS = Path(__file__).parent / "vectors"
 UNDER_CI = bool(os.environ.get("CI"))
 

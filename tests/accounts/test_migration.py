@@ -3,26 +3,8 @@ and unique."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-
 from accounts.nicknames import nickname_clean, nickname_key
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def schema_restored(transactional_db: None) -> Iterator[None]:
-    """Whatever happens in the test, the database ends on the newest migrations again."""
-    yield
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+from tests.schema import migrate
 
 
 def test_existing_players_get_legal_unique_nicknames_and_none_is_lost(schema_restored):

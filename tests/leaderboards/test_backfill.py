@@ -4,32 +4,15 @@ finished: their rows, their counts by score and their players' records."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
-import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+from tests.schema import migrate, newest_migrations
 
 DAY = datetime.date(2026, 11, 27)
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def schema_restored(transactional_db: None) -> Iterator[None]:
-    """Whatever happens in the test, the database ends on the newest migrations again."""
-    yield
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
-
-
 def test_finished_ranked_attempts_get_their_rows_counts_and_records(schema_restored):
-    executor = MigrationExecutor(connection)
-    executor.migrate([("leaderboards", None)])
-    old = migrate([node for node in executor.loader.graph.leaf_nodes() if node[0] != "leaderboards"])
+    migrate([("leaderboards", None)])
+    old = migrate([node for node in newest_migrations() if node[0] != "leaderboards"])
     Player, Deal, Game = (
         old.get_model(*name) for name in (("accounts", "Player"), ("games", "Deal"), ("games", "Game"))
     )
