@@ -6,6 +6,7 @@
 
 import { getLive } from "../api.js";
 import { formatDuration } from "../clock.js";
+import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { WatchSetting } from "../watch_setting.js";
 import { backoffDelay, browserSocket } from "../socket.js";
@@ -15,19 +16,6 @@ const TICK_MS = 1000;
 /** The list's order, as the server sorts it: most watched, then fewest piles, then the newest. */
 function interest(a, b) {
   return b.watchers - a.watchers || a.piles - b.piles || b.id - a.id;
-}
-
-function modeLabel(entry) {
-  switch (entry.mode) {
-    case "daily":
-      return gettext("Daily deal");
-    case "race":
-      return gettext("Race");
-    case "code":
-      return gettext("Shared deal");
-    default:
-      return gettext("New game");
-  }
 }
 
 function element(tag, className, text) {
@@ -163,7 +151,7 @@ class LivePage {
     item.dataset.testid = "live-game";
     item.dataset.game = String(entry.id);
     const head = element("div", "live-item-head");
-    head.append(element("bdi", "live-player", entry.player), element("span", "mode-chip", modeLabel(entry)));
+    head.append(element("bdi", "live-player", entry.player), element("span", "mode-chip", modeLabel(entry.mode)));
     item.append(head, this.facts(entry));
     if (this.locked(entry)) {
       item.classList.add("is-locked");

@@ -5,6 +5,7 @@
 import { getGame } from "../api.js";
 import { BoardView } from "../board/view.js";
 import { GameClock, formatDuration } from "../clock.js";
+import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
 import { replayPageUrl } from "../nav.js";
@@ -15,19 +16,10 @@ function copyLine(moves) {
   return (moves || []).map((move) => [move[0], move[1]]);
 }
 
-function modeLabel(game) {
-  switch (game.mode) {
-    case "daily":
-      return game.daily_date
-        ? interpolate(gettext("Daily deal · %(date)s"), { date: game.daily_date })
-        : gettext("Daily deal");
-    case "race":
-      return gettext("Race");
-    case "code":
-      return gettext("Shared deal");
-    default:
-      return gettext("New game");
-  }
+function modeText(game) {
+  return game.mode === "daily" && game.daily_date
+    ? interpolate(gettext("Daily deal · %(date)s"), { date: game.daily_date })
+    : modeLabel(game.mode);
 }
 
 class WatchPage {
@@ -171,7 +163,7 @@ class WatchPage {
 
   showWho(player, race) {
     this.el.player.textContent = player?.nickname ?? "";
-    this.el.mode.textContent = modeLabel(this.game);
+    this.el.mode.textContent = modeText(this.game);
     if (race) {
       this.el.race.hidden = false;
       this.el.race.href = this.page.dataset.raceUrl.replace(/CODE$/, encodeURIComponent(race));

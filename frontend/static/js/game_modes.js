@@ -1,0 +1,17 @@
+// What a game's mode is called on the pages that list or show other people's games.
+
+import { gettext } from "./i18n.js";
+
+/** "Daily deal", "Race", "Shared deal" or "New game". */
+export function modeLabel(mode) {
+  switch (mode) {
+    case "daily":
+      return gettext("Daily deal");
+    case "race":
+      return gettext("Race");
+    case "code":
+      return gettext("Shared deal");
+    default:
+      return gettext("New game");
+  }
+}
