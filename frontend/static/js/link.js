@@ -29,7 +29,7 @@
 //   server's. Anything that asks the server about the position on screen (a hint, the still-winnable
 //   check) waits for that first: whenSettled().
 
-import { backoffDelay, browserSocket, isFinalClose } from "./socket.js";
+import { browserSocket, isFinalClose, parseFrame, retryDelay } from "./socket.js";
 
 const DRAIN_TIMEOUT_MS = 4000; // after a reject, answers missing this long: start over on a new socket
 const GAP_WAIT_MS = 300; // events from different server processes may overtake each other
@@ -252,9 +252,9 @@ export class GameLink {
 
   scheduleReconnect() {
     clearTimeout(this.retryTimer);
-    const base = backoffDelay(this.attempt);
+    const wait = retryDelay(this.attempt);
     this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
+    this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 
   reconnectNow() {
@@ -267,13 +267,8 @@ export class GameLink {
   // ---- receiving ----
 
   receive(data) {
-    let message;
-    try {
-      message = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (!message || typeof message !== "object") return;
+    const message = parseFrame(data);
+    if (!message) return;
     const wasAwaitingState = this.awaitingState;
     const firstOnSocket = !this.heardOnSocket;
     this.heardOnSocket = true;

@@ -17,3 +17,19 @@ export function isFinalClose(code) {
 export function backoffDelay(attempt) {
   return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
 }
+
+/** backoffDelay spread over ±25 %, so that pages cut off together do not all come back together. */
+export function retryDelay(attempt) {
+  return backoffDelay(attempt) * (0.75 + Math.random() * 0.5);
+}
+
+/** A frame's message: its JSON object, or null for a frame that is not JSON or not an object. */
+export function parseFrame(data) {
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  return message && typeof message === "object" ? message : null;
+}

@@ -8,7 +8,7 @@
 // ?v=<last version applied> and the server sends exactly what it missed. `refused` and close codes
 // 4000–4999 are final; so is the normal close that follows the end of the game.
 
-import { backoffDelay, browserSocket, isFinalClose } from "./socket.js";
+import { browserSocket, isFinalClose, parseFrame, retryDelay } from "./socket.js";
 
 const GAP_WAIT_MS = 400;
 
@@ -106,9 +106,9 @@ export class WatchLink {
   retry() {
     this.setStatus("offline");
     clearTimeout(this.retryTimer);
-    const base = backoffDelay(this.attempt);
+    const wait = retryDelay(this.attempt);
     this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
+    this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 
   /** Start over on a new socket, resuming after the last version applied. */
@@ -121,13 +121,8 @@ export class WatchLink {
   }
 
   receive(data) {
-    let message;
-    try {
-      message = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (!message || typeof message !== "object") return;
+    const message = parseFrame(data);
+    if (!message) return;
     switch (message.t) {
       case "state":
         this.takeState(message);

@@ -9,7 +9,7 @@ import { formatDuration } from "../clock.js";
 import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { WatchSetting } from "../watch_setting.js";
-import { backoffDelay, browserSocket } from "../socket.js";
+import { backoffDelay, browserSocket, parseFrame } from "../socket.js";
 
 const TICK_MS = 1000;
 
@@ -93,12 +93,7 @@ class LivePage {
       this.showConnection("live");
     });
     socket.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+      const message = parseFrame(event.data);
       if (message?.t === "live") this.take(message.server_now, message.games, message.gone, message.full);
     });
     socket.addEventListener("close", () => {

@@ -2,7 +2,7 @@
 // every server message handed to the page, reconnection with backoff. A `refused` and a close with a
 // code 4000-4999 are final (no such room, not allowed, flooding): no retry, the page says why.
 
-import { backoffDelay, browserSocket, isFinalClose } from "../../socket.js";
+import { browserSocket, isFinalClose, parseFrame, retryDelay } from "../../socket.js";
 
 const OPEN = 1; // WebSocket.OPEN
 
@@ -73,13 +73,8 @@ export class RoomLink {
     });
     socket.addEventListener("message", (event) => {
       if (socket !== this.socket) return;
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (!message || typeof message !== "object") return;
+      const message = parseFrame(event.data);
+      if (!message) return;
       if (message.t === "refused") {
         this.refusal = message; // the close that follows carries the code
         return;
@@ -116,9 +111,9 @@ export class RoomLink {
 
   scheduleReconnect() {
     clearTimeout(this.retryTimer);
-    const base = backoffDelay(this.attempt);
+    const wait = retryDelay(this.attempt);
     this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.connect(), base * (0.75 + Math.random() * 0.5));
+    this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 }
 
