@@ -119,10 +119,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # The pub/sub layer is cheaper per delivery and not hit by redis-py 8's socket_timeout race
-    # (channels_redis issue #422, see DESIGN.md's pitfalls).
+    # (channels_redis issue #422, see DESIGN.md's pitfalls); ours adds sending in batches.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
             "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": os.environ.get("CHANNELS_PREFIX", "accordion")},
         }

@@ -22,6 +22,8 @@ from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
+from accordion_site.channel_layers import group_send_many
+
 from . import store
 from .models import Game, GameEvent
 from .serializers import EventResultSerializer
@@ -134,17 +136,27 @@ class _Publisher:
     async def _run(self) -> None:
         layer = get_channel_layer()
         while True:
-            event = await self.queue.get()
+            # Everything committed since the last send goes out together: one round trip to Redis,
+            # however many events queued meanwhile (accordion_site/channel_layers.py).
+            batch = [await self.queue.get()]
+            while not self.queue.empty():
+                batch.append(self.queue.get_nowait())
             try:
-                await send_to_layer(layer, event)
+                await send_to_layer(layer, batch)
             except Exception:
-                # The event is stored; clients that missed it catch up by version.
-                logger.exception("game %s: event v%s could not be published", event.game, event.v)
+                # The events are stored; clients that missed them catch up by version.
+                names = ", ".join(f"game {event.game} v{event.v}" for event in batch)
+                logger.exception("events could not be published: %s", names)
 
 
-async def send_to_layer(layer: Any, event: GameEventOut) -> None:
-    message = {"type": EVENT_MESSAGE, "game": event.game, "v": event.v, "frame": event.frame}
-    await layer.group_send(group_name(event.game), message)
+async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
+    await group_send_many(
+        layer,
+        [
+            (group_name(event.game), {"type": EVENT_MESSAGE, "game": event.game, "v": event.v, "frame": event.frame})
+            for event in batch
+        ],
+    )
 
 
 def start_publisher(loop: asyncio.AbstractEventLoop) -> None:
@@ -171,6 +183,6 @@ def publish(event: GameEventOut) -> None:
         return
     # No socket loop in this process (a management command, a sync test): send it from here.
     try:
-        async_to_sync(send_to_layer)(get_channel_layer(), event)
+        async_to_sync(send_to_layer)(get_channel_layer(), [event])
     except Exception:
         logger.exception("game %s: event v%s could not be published", event.game, event.v)

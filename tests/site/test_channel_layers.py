@@ -1,0 +1,129 @@
+"""Sending in batches through the channel layer (accordion_site/channel_layers.py), and the event
+publisher that uses it (games/events.py): what goes out in one round trip arrives, in order, at every
+process that follows the group; a failed batch is logged by name and publishing goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from typing import Any
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+
+from accordion_site.channel_layers import BatchingPubSubChannelLayer, group_send_many
+from games import events
+
+MESSAGES = 300
+
+
+def redis_layer(url: str, prefix: str) -> BatchingPubSubChannelLayer:
+    return BatchingPubSubChannelLayer(hosts=[{"address": url}], prefix=prefix)
+
+
+async def heard(layer: Any, channel: str, count: int) -> list[dict[str, Any]]:
+    return [await asyncio.wait_for(layer.receive(channel), timeout=5) for _ in range(count)]
+
+
+async def test_a_batch_reaches_each_process_following_its_groups_in_order(redis_url: str) -> None:
+    """Two layers stand for two processes: each follows one of the groups; a third one sends."""
+    sender, first, second = (redis_layer(redis_url, "test-batch") for _ in range(3))
+    try:
+        first_channel, second_channel = await first.new_channel(), await second.new_channel()
+        await first.group_add("game.1", first_channel)
+        await second.group_add("game.2", second_channel)
+        messages = [(f"game.{1 + n % 2}", {"type": "game.event", "n": n}) for n in range(MESSAGES)]
+
+        await sender.group_send_many(messages)
+
+        assert [m["n"] for m in await heard(first, first_channel, MESSAGES // 2)] == list(range(0, MESSAGES, 2))
+        assert [m["n"] for m in await heard(second, second_channel, MESSAGES // 2)] == list(range(1, MESSAGES, 2))
+    finally:
+        for layer in (sender, first, second):
+            await layer.flush()
+
+
+async def test_without_redis_the_messages_go_one_by_one_in_order() -> None:
+    layer = InMemoryChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("game.1", channel)
+    await group_send_many(layer, [("game.1", {"type": "game.event", "n": n}) for n in range(5)])
+    assert [m["n"] for m in await heard(layer, channel, 5)] == [0, 1, 2, 3, 4]
+
+
+async def stop_publisher() -> None:
+    task = events.stop_publisher()
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def event(game: int, v: int) -> events.GameEventOut:
+    return events.GameEventOut(game=game, v=v, kind="move", frame=f'{{"t": "event", "v": {v}}}')
+
+
+async def test_events_committed_faster_than_one_round_trip_each_all_arrive_in_order(
+    redis_url: str, settings: Any
+) -> None:
+    """Committing threads hand events to the publisher faster than Redis answers one PUBLISH at a time;
+    they queue and go out in batches, none lost, each game's in version order."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-publisher"},
+        }
+    }
+    follower = redis_layer(redis_url, "test-publisher")
+    channel = await follower.new_channel()
+    for game in (1, 2):
+        await follower.group_add(events.group_name(game), channel)
+    events.start_publisher(asyncio.get_running_loop())
+
+    def commit_events() -> None:
+        for v in range(1, MESSAGES + 1):
+            events.publish(event(1 + v % 2, v))
+
+    try:
+        committer = threading.Thread(target=commit_events)
+        committer.start()
+        received = await heard(follower, channel, MESSAGES)
+        committer.join()
+    finally:
+        await stop_publisher()
+        await follower.flush()
+
+    assert sorted(m["v"] for m in received) == list(range(1, MESSAGES + 1))
+    for game in (1, 2):
+        versions = [m["v"] for m in received if m["game"] == game]
+        assert versions == sorted(versions)
+
+
+async def test_a_batch_that_cannot_be_sent_is_logged_by_name_and_the_next_one_goes_out(
+    caplog: pytest.LogCaptureFixture, settings: Any
+) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    sent: list[int] = []
+    failing = True
+
+    async def send_or_fail(layer: Any, batch: list[events.GameEventOut]) -> None:
+        if failing:
+            raise ConnectionError("Redis is away")
+        sent.extend(e.v for e in batch)
+
+    events.start_publisher(asyncio.get_running_loop())
+    try:
+        with pytest.MonkeyPatch.context() as patch, caplog.at_level(logging.ERROR, logger="games.events"):
+            patch.setattr(events, "send_to_layer", send_or_fail)
+            events.publish(event(7, 3))
+            await asyncio.sleep(0.05)
+            failing = False
+            events.publish(event(7, 4))
+            await asyncio.sleep(0.05)
+    finally:
+        await stop_publisher()
+
+    assert "events could not be published: game 7 v3" in caplog.text
+    assert sent == [4]
