@@ -107,6 +107,10 @@ class GameConsumer(ServiceSocket):
         self.rate = protocol.MessageRate()
         self.strikes = 0
         self.acks: dict[int, dict[str, Any]] = {}
+        # The game as this socket's last change left it: the next move is checked against it and stored
+        # on condition that the game is still so (games.services.game_move), without a read of its
+        # own. Kept from the first change on, so that sockets that only listen hold no game.
+        self.known: Game | None = None
         # The newest version this socket has been sent (events, acks, a state): older events are skipped.
         self.version_sent = -1
         # Events that arrive while this socket's own request is being answered wait here, so that the
@@ -232,9 +236,12 @@ class GameConsumer(ServiceSocket):
             raise GameError(_("this socket has no player"))
         now = timezone.now()
         if isinstance(message, protocol.MoveMessage):
-            game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=now)
+            game = services.game_move(
+                game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
+            )
         else:
             game = services.game_undo(game_id=self.game_id, player=self.player, now=now)
+        self.known = game
         return protocol.ack(
             n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game)
         )

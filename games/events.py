@@ -84,8 +84,40 @@ def append(
 ) -> GameEventOut:
     """Record a change already made to `game` (locked by the caller's transaction): save the `changed`
     columns with the next version and store the event. It is published when the transaction commits."""
+    event = _next_event(game, kind=kind, at=at, move=move, line=line)
+    store.save_change(game, fields=[*changed, "version"], event=event)
+    return _appended(game, event)
+
+
+def append_move_if_unchanged(
+    game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
+) -> GameEventOut | None:
+    """Record a plain move already made to `game`, which the caller has not locked: stored only if the
+    game is still at `known_version`, still in play and still the same player's, in one statement that
+    is its own transaction (PostgreSQL). Return the event, or None when the game changed meanwhile.
+
+    Receivers of `game_event_appended` hear it after that statement; none writes on a plain move (the
+    boards and races act on finishes, which always take the locking path)."""
+    event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
+    fields = [*changed, "version"]
+    if not store.save_change_if_unchanged(
+        game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
+    ):
+        return None
+    return _appended(game, event)
+
+
+def _next_event(
+    game: Game,
+    *,
+    kind: str,
+    at: datetime.datetime,
+    move: Sequence[int] | None,
+    line: Sequence[Sequence[int]] | None,
+) -> GameEvent:
+    """The event of a change made to `game`, at the game's next version (set on the game)."""
     game.version += 1
-    event = GameEvent(
+    return GameEvent(
         game=game,
         v=game.version,
         kind=kind,
@@ -94,8 +126,10 @@ def append(
         piles=game.piles,
         at=at,
     )
-    store.save_change(game, fields=[*changed, "version"], event=event)
-    out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
+
+
+def _appended(game: Game, event: GameEvent) -> GameEventOut:
+    out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
     # Inside the transaction: a receiver's writes (a leaderboard row, say) commit or roll back with it.
     game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))

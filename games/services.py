@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime
 import logging
 from collections.abc import Sequence
@@ -241,8 +242,19 @@ def _record_finish(
 # commits, then the change is refused (AttemptDayOver), so each runs in a block of its own.
 
 
-def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime) -> Game:
-    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game."""
+def game_move(
+    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: Game | None = None
+) -> Game:
+    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game.
+
+    `known` is the game as the caller last had it, deal included (the player's socket keeps it between
+    moves). A move that does not finish the game is then checked against it and stored without a lock
+    or a read, on condition that the game is still that version (`_move_on_known`); when it is not,
+    the move takes the locking path, which reads the stored game and is the one that refuses."""
+    if known is not None and known.pk == game_id:
+        stored = _move_on_known(known, player=player, move=move, now=now)
+        if stored is not None:
+            return stored
     with transaction.atomic():
         game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if not _closed_if_day_over(game, now=now):
@@ -256,6 +268,33 @@ def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetim
             events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
             return game
     raise _day_over(game)
+
+
+def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
+    """`move` stored on `known` in one conditional statement, or None where the locking path must
+    decide: another database than PostgreSQL, a game not in play as known, a move that is illegal or
+    wins on the known line (the stored game may be ahead; a finish has more to write), or a game that
+    changed since it was known."""
+    if (
+        not store.conditional_changes()
+        or known.player_id != player.pk
+        or known.status != Game.Status.PLAYING
+        or now < known.started_at
+        or selectors.attempt_day_over(game=known, today=now.date())
+    ):
+        return None
+    line = [*known.moves, list(move)]
+    try:
+        position = engine.replay(known.deal.cards, line)
+    except engine.IllegalMove:
+        return None
+    if position.won:
+        return None
+    game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
+    game.moves = line
+    game.piles = position.piles
+    stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
+    return game if stored is not None else None
 
 
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:

@@ -177,6 +177,34 @@ async def test_the_players_other_tab_receives_the_move_as_an_event(code_game, pl
     await second_tab.disconnect()
 
 
+async def test_two_tabs_taking_turns_each_play_on_the_line_the_other_stored(code_game, player, winning_game):
+    """Each tab keeps the game as its last move left it; the other tab's moves make that stale, and
+    the next move is still checked against the stored line (games.services.game_move's `known`)."""
+    first, second, third, fourth = winning_game["moves"][:4]
+    deal = winning_game["deal"]
+    after_second = engine.legal_moves(engine.replay(deal, [first, second]))
+    stale_only = next(move for move in engine.legal_moves(engine.replay(deal, [first])) if move not in after_second)
+    tab_a = await connected(code_game, player)
+    tab_b = await connected(code_game, player)
+
+    async def answer(tab, message):
+        await tab.send_json_to(message)
+        while (frame := await tab.receive_json_from())["t"] == "event":
+            pass
+        return frame
+
+    assert (await answer(tab_a, {"t": "move", "move": first, "n": 1}))["v"] == 2
+    assert (await answer(tab_b, {"t": "move", "move": second, "n": 1}))["v"] == 3
+    refused = await answer(tab_a, {"t": "move", "move": list(stale_only), "n": 2})  # legal where A last was
+    assert refused["t"] == "reject" and refused["code"] == "illegal_move"
+    assert (await answer(tab_a, {"t": "move", "move": third, "n": 3}))["v"] == 4
+    assert (await answer(tab_a, {"t": "move", "move": fourth, "n": 4}))["v"] == 5
+    game = await stored(code_game)
+    assert game.moves == [first, second, third, fourth] and game.version == 5
+    await tab_a.disconnect()
+    await tab_b.disconnect()
+
+
 async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
     code_game, player, winning_game, redis_url
 ):

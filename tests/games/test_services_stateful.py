@@ -1,9 +1,11 @@
 """Any sequence of moves, undos, illegal moves, finishes and reconnecting clients' catch-ups keeps the
 stored game equal to a replay of its line, its events gapless and replaying to it, and every
-reconnecting client's line equal to the server's (Hypothesis explores the sequences)."""
+reconnecting client's line equal to the server's (Hypothesis explores the sequences). Moves come with
+or without the game as a socket knows it, at its current version or an older one."""
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 
@@ -51,6 +53,8 @@ class GameServices(RuleBasedStateMachine):
         self.deal = list(self.game.deal.cards)
         self.line: list[list[int]] = []
         self.lines_at: dict[int, list[list[int]]] = {1: []}  # version → the line the game had then
+        # version → the game as a socket that last saw that version knows it (moves may pass it)
+        self.known_at: dict[int, Game] = {1: copy.copy(self.game)}
         self.finished = False
 
     def _tick(self) -> datetime.datetime:
@@ -62,27 +66,41 @@ class GameServices(RuleBasedStateMachine):
 
     def _stored(self, game: Game) -> None:
         self.lines_at[game.version] = [list(move) for move in game.moves]
+        self.known_at[game.version] = copy.copy(game)
+
+    def _known(self, pick: int | None) -> Game | None:
+        """No known game, or the game as known at one of its versions, the current one or an older one."""
+        return None if pick is None else self.known_at[sorted(self.known_at)[pick % len(self.known_at)]]
 
     @precondition(lambda self: not self.finished)
-    @rule(choice=st.integers(min_value=0, max_value=10_000))
-    def move(self, choice: int) -> None:
+    @rule(choice=st.integers(min_value=0, max_value=10_000), known=st.none() | st.integers(0, 10_000))
+    def move(self, choice: int, known: int | None) -> None:
+        """A move, by the REST-like path or by a socket that knows the game at some version."""
         legal = engine.legal_moves(self._position())
         if not legal:
             return
         move = list(legal[choice % len(legal)])
-        game = services.game_move(game_id=self.game.pk, player=self.player, move=move, now=self._tick())
+        game = services.game_move(
+            game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
+        )
         self.line.append(move)
         self.finished = game.status == Game.Status.FINISHED
         self._stored(game)
 
     @precondition(lambda self: not self.finished)
-    @rule(source=st.integers(min_value=0, max_value=60), onto=st.integers(min_value=-2, max_value=60))
-    def illegal_move(self, source: int, onto: int) -> None:
+    @rule(
+        source=st.integers(min_value=0, max_value=60),
+        onto=st.integers(min_value=-2, max_value=60),
+        known=st.none() | st.integers(0, 10_000),
+    )
+    def illegal_move(self, source: int, onto: int, known: int | None) -> None:
         move = [source, onto]
         if move in [list(legal) for legal in engine.legal_moves(self._position())]:
             return
         with pytest.raises(IllegalMoveError):
-            services.game_move(game_id=self.game.pk, player=self.player, move=move, now=self._tick())
+            services.game_move(
+                game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
+            )
 
     @rule()
     def undo(self) -> None:
