@@ -60,6 +60,26 @@ def process_cpu_seconds(pid: int) -> float:
     return (utime + stime) / CLOCK_TICKS_PER_SECOND
 
 
+def database_cpu_seconds() -> float:
+    """User plus system CPU time of this machine's PostgreSQL processes (the server and its backends,
+    the run's and any other's) so far; a backend that has exited no longer counts."""
+    total = 0.0
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip() == "postgres":
+                total += process_cpu_seconds(int(comm.parent.name))
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the process exited while being read
+    return total
+
+
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, all cores (from /proc/stat)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields) - idle) / CLOCK_TICKS_PER_SECOND, sum(fields) / CLOCK_TICKS_PER_SECOND
+
+
 def process_rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -240,7 +260,7 @@ def add_cluster_options(parser: argparse.ArgumentParser, *, database: str, redis
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="an extra environment variable for the Daphne processes, e.g. DATABASE_CONN_MAX_AGE=60",
+        help="an extra environment variable for the Daphne processes, e.g. DATABASE_THREADS=4",
     )
 
 

@@ -49,7 +49,9 @@ from bench.cluster import (  # noqa: E402
     allow_open_files,
     bench_cluster,
     bounded,
+    database_cpu_seconds,
     log_problems,
+    machine_busy_seconds,
     process_cpu_seconds,
     process_rss_bytes,
     run_bench,
@@ -115,16 +117,38 @@ class Sample:
     server_cpu_s: float
     server_rss: int
     client_cpu_s: float
+    database_cpu_s: float
+    machine_busy_s: float
+    machine_total_s: float
 
 
 def sample(daphnes: Sequence[Daphne]) -> Sample:
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    busy, total = machine_busy_seconds()
     return Sample(
         at=clock(),
         server_cpu_s=sum(process_cpu_seconds(daphne.pid) for daphne in daphnes),
         server_rss=sum(process_rss_bytes(daphne.pid) for daphne in daphnes),
         client_cpu_s=usage.ru_utime + usage.ru_stime,
+        database_cpu_s=database_cpu_seconds(),
+        machine_busy_s=busy,
+        machine_total_s=total,
     )
+
+
+def machine_rows(start: Sample, end: Sample, *, per: float, unit: str) -> list[tuple[str, str]]:
+    """PostgreSQL's CPU per `unit` and how busy the whole machine was, between two samples."""
+    window = end.at - start.at
+    database = end.database_cpu_s - start.database_cpu_s
+    busy = (end.machine_busy_s - start.machine_busy_s) / max(end.machine_total_s - start.machine_total_s, 1e-9)
+    return [
+        (
+            "database CPU",
+            f"{1000 * database / per:.2f} ms per {unit} ({100 * database / window:.0f} % of one core, "
+            "all PostgreSQL processes on the machine)",
+        ),
+        ("machine", f"{100 * busy:.0f} % busy over all {os.cpu_count()} cores"),
+    ]
 
 
 # --- Setup: sessions and games over HTTP (not measured) ---
@@ -554,6 +578,7 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
             f"({100 * client_cpu_s / results.window_s:.0f} % of one core); "
             f"moves sent late by p99 {1000 * percentile(sorted(results.send_lag or [0.0]), 0.99):.1f} ms",
         ),
+        *machine_rows(start, end, per=accepted, unit="accepted move"),
     ]
     print_report(rows, stopped=results.stopped, server_log=server_log)
 

@@ -51,7 +51,7 @@ from bench.cluster import (  # noqa: E402
     log_problems,
     run_bench,
 )
-from bench.load import Sample, counts, print_report, sample, spread_ms  # noqa: E402
+from bench.load import Sample, counts, machine_rows, print_report, sample, spread_ms  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
 # A progress later than this counts as lost; the run also waits this long after the last move.
@@ -409,6 +409,7 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
             f"({100 * server_cpu_s / results.window_s:.0f} % of one core, {args.daphnes} processes)",
         ),
         ("client CPU", f"{100 * client_cpu_s / results.window_s:.0f} % of one core (the bots, on the same machine)"),
+        *machine_rows(start, end, per=moves, unit="move"),
     ]
     print_report(rows, stopped=results.stopped, server_log=server_log)
 
