@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from autobahn.exception import Disconnected
 from django.conf import settings
 
 from .errors import OUTAGES
@@ -26,6 +27,19 @@ CLOSE_TRY_AGAIN = 3503
 CLOSE_NO_SUCH_SOCKET = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 UNAVAILABLE = "the service is briefly unavailable: try again"
+
+
+async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: object) -> None:
+    """Await one socket's copy of a message that many sockets get. A socket that is closing (autobahn's
+    `Disconnected`: its close has begun, its disconnect is still on the way and will take it out) is
+    skipped quietly; any other failure is logged, naming the message by `what` and `args`, and never
+    keeps the message from the other sockets."""
+    try:
+        await delivery
+    except Disconnected:
+        pass
+    except Exception:
+        logger.exception(what + " was not delivered to a socket", *args)
 
 
 async def refuse(receive: Any, send: Any, *, error: str, code: str, close_code: int) -> None:

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from accordion_site.sockets import deliver_to_one_of_many
+
 from . import events
 
 logger = logging.getLogger(__name__)
@@ -106,12 +108,9 @@ class Hub:
             if message.get("type") != events.EVENT_MESSAGE:
                 await self._handle(message)
                 continue
-            for follower in tuple(self.followers.get(message["game"], ())):
-                try:
-                    await follower.deliver_event(message["v"], message["frame"])
-                except Exception:
-                    # One broken socket must not starve the others of the event.
-                    logger.exception("game %s: event v%s not delivered to a socket", message["game"], message["v"])
+            game, v, frame = message["game"], message["v"], message["frame"]
+            for follower in tuple(self.followers.get(game, ())):
+                await deliver_to_one_of_many(follower.deliver_event(v, frame), "game %s: event v%s", game, v)
 
     async def _handle(self, message: dict[str, Any]) -> None:
         handler = self.handlers.get(message.get("type", ""))

@@ -27,6 +27,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.sockets import deliver_to_one_of_many
 from games.hub import hub
 from games.models import Game
 
@@ -60,10 +61,7 @@ class RoomRelay:
 
     async def on_room_message(self, message: dict[str, Any]) -> None:
         for socket in tuple(self.sockets):
-            try:
-                await socket.deliver_room(message)
-            except Exception:
-                logger.exception("race %s: room message not delivered to a socket", self.code)
+            await deliver_to_one_of_many(socket.deliver_room(message), "race %s: a room message", self.code)
         await self.catch_up(message)
 
     async def catch_up(self, message: dict[str, Any]) -> None:
@@ -98,10 +96,7 @@ class RoomRelay:
 
     async def _progress(self, frame: str) -> None:
         for socket in tuple(self.sockets):
-            try:
-                await socket.deliver_progress(frame)
-            except Exception:
-                logger.exception("race %s: progress not delivered to a socket", self.code)
+            await deliver_to_one_of_many(socket.deliver_progress(frame), "race %s: progress", self.code)
 
     async def _track(self, message: dict[str, Any]) -> None:
         """Follow the racers' games and set the timers the room's state calls for."""

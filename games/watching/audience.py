@@ -13,18 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from autobahn.exception import Disconnected
-
+from accordion_site.sockets import deliver_to_one_of_many
 from games.models import GameEvent
 
 from . import protocol
-
-logger = logging.getLogger(__name__)
 
 # Events that arrive within this long of the previous frame are sent together.
 TICK_S = 0.05
@@ -142,11 +138,5 @@ class Audience:
 async def send_guarded(
     send: Callable[[dict[str, Any]], Awaitable[None]], message: dict[str, Any], what: str, *args: object
 ) -> None:
-    """Send to one socket of many: a socket that is closing is skipped (its disconnect takes it out),
-    and no other failure keeps the message from the rest. `what` and `args` name it in the log."""
-    try:
-        await send(message)
-    except Disconnected:
-        pass
-    except Exception:
-        logger.exception(what + " was not delivered to a socket", *args)
+    """Send to one socket of many (accordion_site.sockets.deliver_to_one_of_many)."""
+    await deliver_to_one_of_many(send(message), what, *args)

@@ -29,9 +29,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, Protocol
 
 import redis
-from autobahn.exception import Disconnected
 from django.conf import settings
 
+from accordion_site.sockets import deliver_to_one_of_many
 from games.hub import Hub
 
 from . import protocol
@@ -289,9 +289,4 @@ class Crowd:
         for follower in tuple(self.hub.followers.get(game_id, ())):
             deliver = getattr(follower, "deliver_crowd", None)
             if deliver is not None:
-                try:
-                    await deliver(frame)
-                except Disconnected:
-                    pass  # a socket on its way out: its disconnect takes it out
-                except Exception:
-                    logger.exception("game %s: the watcher count was not delivered to a socket", game_id)
+                await deliver_to_one_of_many(deliver(frame), "game %s: the watcher count", game_id)
