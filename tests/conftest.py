@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,8 @@ from django.test import Client
 
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
+from games.hub import running_hub
+from games.races.relay import running_rooms
 
 # The data-migration tests' `schema_restored` fixture.
 pytest_plugins = ["tests.schema"]
@@ -130,3 +132,17 @@ def client(player: Player) -> Client:
 @pytest.fixture
 def other_client(other_player: Player) -> Client:
     return player_client(other_player)
+
+
+@pytest.fixture
+async def socket_services_stopped() -> AsyncIterator[None]:
+    """After a socket test, stop what its sockets started on the test's event loop: the race relays
+    and the games hub (with its publisher). Each socket test runs on a loop of its own, and their
+    tasks must not outlive it."""
+    yield
+    rooms = running_rooms()
+    if rooms is not None:
+        await rooms.stop()
+    hub = running_hub()
+    if hub is not None:
+        await hub.stop()

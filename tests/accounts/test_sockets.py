@@ -3,29 +3,18 @@ login (a password change on another device) no longer does."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accordion_site.asgi import application
-from games.hub import running_hub
 from tests.api_client import post, start
 from tests.games.sockets import ALLOWED_ORIGIN, refusal
 
 from .conftest import PASSWORD, post_for_status, signed_up
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def stop_hub_after_test() -> AsyncIterator[None]:
-    yield
-    hub = running_hub()
-    if hub is not None:
-        await hub.stop()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_services_stopped")]
 
 
 @pytest.fixture

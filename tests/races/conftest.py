@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 
 from accounts.models import Player
-from games.hub import running_hub
 from games.races import services
 from games.races.models import Room
-from games.races.relay import running_rooms
 
 NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
 
@@ -56,13 +54,3 @@ def racing(lobby: Room, host: Player) -> Room:
     services.race_start(code=lobby.code, player=host, now=later(3))
     services.race_advance(code=lobby.code, now=later(3 + services.COUNTDOWN_SECONDS))
     return Room.objects.get(pk=lobby.pk)
-
-
-async def stop_relays() -> None:
-    """Stop this event loop's race relays and games hub (socket tests run each on a loop of its own)."""
-    rooms = running_rooms()
-    if rooms is not None:
-        await rooms.stop()
-    hub = running_hub()
-    if hub is not None:
-        await hub.stop()

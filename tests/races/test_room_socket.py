@@ -7,7 +7,6 @@ import asyncio
 import datetime
 import functools
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -23,16 +22,9 @@ from games.races.models import Room
 from games.services import game_finish, game_move
 from tests.games.sockets import ALLOWED_ORIGIN, game_socket, refusal, session_cookie_for
 
-from .conftest import stop_relays
 from .sockets import racer, room_socket, room_until, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def relays_stopped() -> AsyncIterator[None]:
-    yield
-    await stop_relays()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_services_stopped")]
 
 
 @pytest.fixture

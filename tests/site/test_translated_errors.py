@@ -50,6 +50,7 @@ def test_an_english_browser_still_reads_api_refusals_in_english(client: Client) 
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_services_stopped")
 async def test_a_socket_with_a_persian_browser_is_refused_in_persian(player: Player) -> None:
     socket = await persian_socket(f"/ws/games/{MISSING_GAME}/", player, accept_language=b"fa-IR,fa;q=0.9,en;q=0.5")
     close_code, message = await refusal(socket)
@@ -58,6 +59,7 @@ async def test_a_socket_with_a_persian_browser_is_refused_in_persian(player: Pla
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_services_stopped")
 async def test_the_language_chosen_on_the_page_words_a_sockets_rejects(player: Player, winning_game: dict) -> None:
     game, _ = await sync_to_async(game_start)(
         player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
