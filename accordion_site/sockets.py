@@ -15,6 +15,7 @@ from autobahn.exception import Disconnected
 from django.conf import settings
 
 from .errors import OUTAGES
+from .tasks import raise_if_stopping
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: ob
     except Disconnected:
         pass
     except Exception:
+        raise_if_stopping()
         logger.exception(what + " was not delivered to a socket", *args)
 
 

@@ -23,6 +23,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 from accordion_site.channel_layers import group_send_many
+from accordion_site.tasks import raise_if_stopping
 
 from . import store
 from .models import Game, GameEvent
@@ -178,6 +179,7 @@ class _Publisher:
             try:
                 await send_to_layer(layer, batch)
             except Exception:
+                raise_if_stopping()
                 # The events are stored; clients that missed them catch up by version.
                 names = ", ".join(f"game {event.game} v{event.v}" for event in batch)
                 logger.exception("events could not be published: %s", names)

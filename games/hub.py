@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from accordion_site.sockets import deliver_to_one_of_many
+from accordion_site.tasks import raise_if_stopping
 
 from . import events
 
@@ -119,6 +120,7 @@ class Hub:
         try:
             await handler(message)
         except Exception:
+            raise_if_stopping()
             logger.exception("hub: a %s message was not handled", message.get("type"))
 
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from accordion_site.db import db_call
 from accordion_site.sockets import deliver_to_one_of_many
+from accordion_site.tasks import raise_if_stopping
 from games.hub import hub
 from games.models import Game
 
@@ -234,6 +235,7 @@ class Rooms:
             try:
                 await relay.on_room_message(message)
             except Exception:
+                raise_if_stopping()
                 logger.exception("race %s: room message v%s not handled", message["code"], message.get("version"))
 
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.tasks import raise_if_stopping
 
 from . import protocol
 from .audience import send_guarded, send_message
@@ -80,6 +81,7 @@ class LiveBoard:
             try:
                 await self._tick()
             except Exception:
+                raise_if_stopping()
                 logger.exception("the live list could not be refreshed")
 
     async def _tick(self) -> None:

@@ -127,3 +127,30 @@ async def test_a_batch_that_cannot_be_sent_is_logged_by_name_and_the_next_one_go
 
     assert "events could not be published: game 7 v3" in caplog.text
     assert sent == [4]
+
+
+async def test_the_publisher_stops_when_cancelled_mid_send_even_if_the_library_turns_the_cancel_into_an_error(
+    settings: Any,
+) -> None:
+    """As redis-py can when giving a connection back fails while a cancel is on its way up: the error
+    replaces the CancelledError. The publisher must still end, or `Hub.stop` waits for it forever."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    sending = asyncio.Event()
+
+    async def send_then_fail_on_cancel(layer: Any, batch: list[events.GameEventOut]) -> None:
+        sending.set()
+        try:
+            await asyncio.Event().wait()  # a publish that has not been answered yet
+        except asyncio.CancelledError:
+            raise ValueError("the connection is not in the pool") from None
+
+    events.start_publisher(asyncio.get_running_loop())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(events, "send_to_layer", send_then_fail_on_cancel)
+        events.publish(event(7, 3))
+        await asyncio.wait_for(sending.wait(), timeout=5)
+        task = events.stop_publisher()
+        assert task is not None
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout=5)
