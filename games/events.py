@@ -171,6 +171,7 @@ class _Publisher:
     async def _run(self) -> None:
         layer = get_channel_layer()
         while True:
+            raise_if_stopping()  # a cancel that a send swallowed whole
             # Everything committed since the last send goes out together: one round trip to Redis,
             # however many events queued meanwhile (accordion_site/channel_layers.py).
             batch = [await self.queue.get()]
