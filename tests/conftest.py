@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
@@ -92,6 +93,16 @@ def empty_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def site_language_after_each_test() -> Iterator[None]:
+    """Every test starts in the site's default language. A language left active by an earlier test (a
+    request through LocaleMiddleware can leave one: it activates each request's language and nothing
+    deactivates it) made `tests/games/test_protocol.py` read its refusals in Persian when it ran after
+    the Persian socket tests (`pytest tests/games tests/races tests/site`)."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session")
