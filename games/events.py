@@ -131,7 +131,8 @@ def _next_event(
 
 def _appended(game: Game, event: GameEvent) -> GameEventOut:
     out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
-    # Inside the transaction: a receiver's writes (a leaderboard row, say) commit or roll back with it.
+    # Inside the change's transaction (a plain socket move: right after its one statement), so a
+    # receiver's writes (a leaderboard row, say) commit or roll back with the change.
     game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
     return out

@@ -49,10 +49,9 @@ def save_change(game: Game, *, fields: Sequence[str], event: GameEvent) -> None:
     db = connections[DEFAULT_DB_ALIAS]
     names = tuple(fields)
     update_sql, update_fields = _update_statement(db, names)
-    params = [field.get_db_prep_save(getattr(game, field.attname), db) for field in update_fields]
-    params.append(game.pk)
+    params = [*_values(game, update_fields, db), game.pk]
     insert_sql, insert_fields = _insert_statement(db)
-    event_params = [field.get_db_prep_save(getattr(event, field.attname), db) for field in insert_fields]
+    event_params = _values(event, insert_fields, db)
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             cursor.execute(_change_statement(db, names), [*params, *event_params])
@@ -69,9 +68,8 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
     db = connections[DEFAULT_DB_ALIAS]
     names = tuple(fields)
     sql, update_fields, insert_fields = _conditional_change_statement(db, names)
-    params = [field.get_db_prep_save(getattr(game, field.attname), db) for field in update_fields]
-    params += [game.pk, version, status, game.player_id]
-    params += [field.get_db_prep_save(getattr(event, field.attname), db) for field in insert_fields]
+    params = [*_values(game, update_fields, db), game.pk, version, status, game.player_id]
+    params += _values(event, insert_fields, db)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -79,6 +77,11 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
         return False
     event.pk = row[0]
     return True
+
+
+def _values(row: Game | GameEvent, fields: Sequence[Any], db: Any) -> list[Any]:
+    """The `fields` of `row` as the database takes them (the fields' own conversions)."""
+    return [field.get_db_prep_save(getattr(row, field.attname), db) for field in fields]
 
 
 def conditional_changes() -> bool:
@@ -148,8 +151,11 @@ _KNOWN = ("version", "status", "player_id")
 
 
 def _insert_statement(db: Any) -> tuple[str, list[Any]]:
-    into, placeholders, returning, fields = _insert_parts(db)
-    return f"{into} VALUES ({placeholders}) {returning}", fields
+    statements = _statements()
+    if "insert values" not in statements:
+        into, placeholders, returning, fields = _insert_parts(db)
+        statements["insert values"] = (f"{into} VALUES ({placeholders}) {returning}", fields)
+    return statements["insert values"]  # type: ignore[no-any-return]
 
 
 def _insert_parts(db: Any) -> tuple[str, str, str, list[Any]]:
