@@ -101,9 +101,6 @@ DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"s
 # Socket consumers run their database work on this many threads per process (accordion_site/db.py),
 # concurrently, instead of on Channels' one shared thread.
 DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
-# A socket's plain move is one statement run on the event loop itself (accordion_site/loop_db.py), on
-# PostgreSQL connections of its own: at most this many per process, besides DATABASE_POOL_SIZE.
-DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "4"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool: each database call borrows a connection and gives it back. Its size bounds a
     # process's connections: the database threads, the request thread, and some slack.

@@ -2,8 +2,7 @@
 
 Events reach the socket through the process's hub (games/hub.py), never through a channel-layer
 group of its own. Database work runs on the database threads (accordion_site/db.py), so no socket
-waits behind another's query; a plain move's one statement runs on the event loop itself
-(accordion_site/loop_db.py), which spares it two thread switches.
+waits behind another's query.
 """
 
 from __future__ import annotations
@@ -109,8 +108,8 @@ class GameConsumer(ServiceSocket):
         self.strikes = 0
         self.acks: dict[int, dict[str, Any]] = {}
         # The game as this socket's last change left it: the next move is checked against it and stored
-        # on condition that the game is still so (games.services.game_move_on_known), without a read
-        # of its own. Kept from the first change on, so that sockets that only listen hold no game.
+        # on condition that the game is still so (games.services.game_move), without a read of its
+        # own. Kept from the first change on, so that sockets that only listen hold no game.
         self.known: Game | None = None
         # The newest version this socket has been sent (events, acks, a state): older events are skipped.
         self.version_sent = -1
@@ -162,7 +161,7 @@ class GameConsumer(ServiceSocket):
                 await self._flush_held(below=None)
                 await self._send(self.acks[message.n])
             else:
-                ack = await self._apply_on_known(message) or await db_call(self._apply)(message)
+                ack = await db_call(self._apply)(message)
                 self._remember(ack)
                 await self._send_ack(ack)
         except GameError as error:
@@ -232,28 +231,16 @@ class GameConsumer(ServiceSocket):
             return game.version, [json.dumps(protocol.state(game=payload, version=game.version), cls=DjangoJSONEncoder)]
         return game.version, [event.frame for event in missed]
 
-    async def _apply_on_known(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any] | None:
-        """The ack of a plain move stored on the game as this socket knows it, on the event loop; None
-        when the move must take the locking path (games.services.game_move_on_known)."""
-        if not isinstance(message, protocol.MoveMessage) or self.known is None or self.player is None:
-            return None
-        game = await services.game_move_on_known(
-            known=self.known, player=self.player, move=message.move, now=timezone.now()
-        )
-        return None if game is None else self._acked(message, game)
-
     def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:
         if self.player is None:
             raise GameError(_("this socket has no player"))
         now = timezone.now()
         if isinstance(message, protocol.MoveMessage):
-            game = services.game_move(game_id=self.game_id, player=self.player, move=message.move, now=now)
+            game = services.game_move(
+                game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
+            )
         else:
             game = services.game_undo(game_id=self.game_id, player=self.player, now=now)
-        return self._acked(message, game)
-
-    def _acked(self, message: protocol.MoveMessage | protocol.UndoMessage, game: Game) -> dict[str, Any]:
-        """Keep `game` as this socket's known game and answer `message` with its ack."""
         self.known = game
         return protocol.ack(
             n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game)

@@ -90,26 +90,22 @@ def append(
     return _appended(game, event)
 
 
-async def append_move_if_unchanged(
+def append_move_if_unchanged(
     game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
 ) -> GameEventOut | None:
     """Record a plain move already made to `game`, which the caller has not locked: stored only if the
     game is still at `known_version`, still in play and still the same player's, in one statement that
-    is its own transaction, run on the event loop (PostgreSQL). Return the event, published, or None
-    when the game changed meanwhile.
+    is its own transaction (PostgreSQL). Return the event, or None when the game changed meanwhile.
 
-    Receivers of `game_event_appended` hear it after that statement, on the event loop, where they
-    must not touch the database: none acts on a plain move (the boards and races act on finishes,
-    which always take the locking path)."""
+    Receivers of `game_event_appended` hear it after that statement; none writes on a plain move (the
+    boards and races act on finishes, which always take the locking path)."""
     event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
     fields = [*changed, "version"]
-    if not await store.save_change_if_unchanged(
+    if not store.save_change_if_unchanged(
         game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
     ):
         return None
-    out = _announced(game, event)
-    publish(out)  # committed already: the statement was its own transaction
-    return out
+    return _appended(game, event)
 
 
 def _next_event(
@@ -134,17 +130,12 @@ def _next_event(
 
 
 def _appended(game: Game, event: GameEvent) -> GameEventOut:
-    out = _announced(game, event)
+    out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
+    # Inside the change's transaction (a plain socket move: right after its one statement), so a
+    # receiver's writes (a leaderboard row, say) commit or roll back with the change.
+    game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
     return out
-
-
-def _announced(game: Game, event: GameEvent) -> GameEventOut:
-    """The stored event as it leaves the server, once `game_event_appended`'s receivers have heard it:
-    inside the change's transaction, so that a receiver's writes (a leaderboard row, say) commit or roll
-    back with the change."""
-    game_event_appended.send(sender=Game, game=game, event=event)
-    return GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
 
 
 def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None:
@@ -176,10 +167,7 @@ class _Publisher:
         self.task = loop.create_task(self._run())
 
     def put(self, event: GameEventOut) -> None:
-        if _running_loop() is self.loop:  # a move stored on the loop itself
-            self.queue.put_nowait(event)
-        else:  # a database thread's commit
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
 
     async def _run(self) -> None:
         layer = get_channel_layer()
@@ -209,13 +197,6 @@ async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
     )
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
 def start_publisher(loop: asyncio.AbstractEventLoop) -> None:
     """Publish from `loop` from now on (called by the hub when the first socket arrives)."""
     global _publisher
@@ -237,11 +218,6 @@ def publish(event: GameEventOut) -> None:
     publisher = _publisher
     if publisher is not None and publisher.loop.is_running() and not publisher.loop.is_closed():
         publisher.put(event)
-        return
-    loop = _running_loop()
-    if loop is not None:  # a move stored on a loop that has no socket yet (a test of the service)
-        start_publisher(loop)
-        publish(event)
         return
     # No socket loop in this process (a management command, a sync test): send it from here.
     try:

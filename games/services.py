@@ -242,9 +242,19 @@ def _record_finish(
 # commits, then the change is refused (AttemptDayOver), so each runs in a block of its own.
 
 
-def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime) -> Game:
-    """Store one move on the player's line, with the game locked; a move that leaves one pile finishes
-    (wins) the game. The player's socket tries `game_move_on_known` first."""
+def game_move(
+    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: Game | None = None
+) -> Game:
+    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game.
+
+    `known` is the game as the caller last had it, deal included (the player's socket keeps it between
+    moves). A move that does not finish the game is then checked against it and stored without a lock
+    or a read, on condition that the game is still that version (`_move_on_known`); when it is not,
+    the move takes the locking path, which reads the stored game and is the one that refuses."""
+    if known is not None and known.pk == game_id:
+        stored = _move_on_known(known, player=player, move=move, now=now)
+        if stored is not None:
+            return stored
     with transaction.atomic():
         game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if not _closed_if_day_over(game, now=now):
@@ -260,17 +270,11 @@ def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetim
     raise _day_over(game)
 
 
-async def game_move_on_known(
-    *, known: Game, player: Player, move: Sequence[int], now: datetime.datetime
-) -> Game | None:
-    """Store `move` on `known`, the game as the player's socket last had it (deal included), without a
-    lock or a read: checked against it with the engine and stored in one conditional statement, on
-    the socket's event loop, on condition that the game is still that version.
-
-    Return None where `game_move` must decide, with the lock: another database than PostgreSQL, a game
-    not in play as known, a move that is illegal or wins on the known line (the stored game may be
-    ahead; a finish has more to write), or a game that changed since it was known. `known` itself is
-    left as it was."""
+def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
+    """`move` stored on `known` in one conditional statement, or None where the locking path must
+    decide: another database than PostgreSQL, a game not in play as known, a move that is illegal or
+    wins on the known line (the stored game may be ahead; a finish has more to write), or a game that
+    changed since it was known."""
     if (
         not store.conditional_changes()
         or known.player_id != player.pk
@@ -286,12 +290,10 @@ async def game_move_on_known(
         return None
     if position.won:
         return None
-    game = copy.copy(known)
+    game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
     game.moves = line
     game.piles = position.piles
-    stored = await events.append_move_if_unchanged(
-        game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS
-    )
+    stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
     return game if stored is not None else None
 
 

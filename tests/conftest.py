@@ -3,23 +3,19 @@ rule that under CI the real PostgreSQL and Redis must be there (a missing servic
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import datetime
 import json
 import os
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import translation
 
-from accordion_site.loop_db import close_pool
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
-from games.events import stop_publisher
 from games.hub import running_hub
 from games.races.relay import running_rooms
 
@@ -27,7 +23,6 @@ from games.races.relay import running_rooms
 pytest_plugins = ["tests.schema"]
 
 VECTORS = Path(__file__).parent / "vectors"
-Result = TypeVar("Result")
 UNDER_CI = bool(os.environ.get("CI"))
 
 
@@ -152,37 +147,13 @@ def other_client(other_player: Player) -> Client:
 
 @pytest.fixture
 async def socket_services_stopped() -> AsyncIterator[None]:
-    """After a socket test, stop what its sockets started on the test's event loop. Each socket test
-    runs on a loop of its own, and their tasks and connections must not outlive it."""
+    """After a socket test, stop what its sockets started on the test's event loop: the race relays
+    and the games hub (with its publisher). Each socket test runs on a loop of its own, and their
+    tasks must not outlive it."""
     yield
-    await stop_socket_services()
-
-
-async def stop_socket_services() -> None:
-    """Stop what sockets start on the running loop: the race relays, the games hub, the event publisher
-    and the loop's database pool."""
     rooms = running_rooms()
     if rooms is not None:
         await rooms.stop()
     hub = running_hub()
     if hub is not None:
         await hub.stop()
-    publisher = stop_publisher()  # one a service started without a socket
-    if publisher is not None:
-        publisher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await publisher
-    await close_pool()
-
-
-def on_a_loop(coroutine: Coroutine[Any, Any, Result]) -> Result:
-    """Run `coroutine` from a sync test as a socket runs it, on an event loop of its own, and stop
-    what it started there."""
-
-    async def run() -> Result:
-        try:
-            return await coroutine
-        finally:
-            await stop_socket_services()
-
-    return asyncio.run(run())

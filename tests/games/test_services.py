@@ -11,8 +11,7 @@ from accounts.models import Player
 from games import engine, store
 from games.errors import GameError, GameFinished, IllegalMoveError, NothingToUndo, NotYourGame
 from games.models import Game, GameEvent
-from games.services import game_finish, game_move, game_move_on_known, game_start, game_undo
-from tests.conftest import on_a_loop
+from games.services import game_finish, game_move, game_start, game_undo
 
 NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
 
@@ -200,94 +199,68 @@ def test_a_move_locks_only_its_own_game_so_players_of_the_same_deal_never_wait_f
     assert locks and all('FOR UPDATE OF "games_game"' in sql for sql in locks)
 
 
-# A socket's move on the game as it knows it (games.services.game_move_on_known), run on an event loop
-# as the socket runs it. Its statement goes through the loop's own connection, which sees only
-# committed rows: hence transactional tests.
+# A socket's move on the game as it knows it (games.services.game_move's `known`).
 
 needs_conditional_changes = pytest.mark.skipif(
     not store.conditional_changes(), reason="SQLite: every move takes the locking path"
 )
 
 
-def move_on_known(player: Player, move: list[int], *, known: Game, now: datetime.datetime = NOON) -> Game | None:
-    return on_a_loop(game_move_on_known(known=known, player=player, move=move, now=now))
-
-
-def move_as_the_socket_does(player: Player, move: list[int], *, known: Game, now: datetime.datetime = NOON) -> Game:
-    """On the known game first, with the lock when that path declines (games/consumers.py)."""
-    moved = move_on_known(player, move, known=known, now=now)
-    return moved or game_move(game_id=known.pk, player=player, move=move, now=now)
-
-
 @needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
-def test_a_move_on_the_game_as_known_is_stored_without_a_lock_or_a_read(player, winning_game):
+def test_a_move_on_the_game_as_known_is_stored_in_one_statement_without_a_lock(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     with CaptureQueriesContext(connection) as queries:
-        moved = move_on_known(player, winning_game["moves"][0], known=game)
-    assert moved is not None and not queries  # nothing on Django's connection: one statement on the loop's
+        game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
+    assert len(queries) == 1 and "FOR UPDATE" not in queries[0]["sql"]
     stored = Game.objects.get(pk=game.pk)
-    assert stored.moves == [winning_game["moves"][0]] and stored.piles == 51 and stored.version == moved.version == 2
+    assert stored.moves == [winning_game["moves"][0]] and stored.piles == 51 and stored.version == game.version == 2
     assert list(GameEvent.objects.filter(game=stored).values_list("v", "kind", "move")) == [
         (1, "start", None),
         (2, "move", winning_game["moves"][0]),
     ]
-    assert game.version == 1 and game.moves == []  # the known game itself is left as it was
 
 
-@needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
 def test_a_move_on_a_game_known_before_another_tab_moved_is_played_on_the_stored_line(player, winning_game):
     first, second = winning_game["moves"][:2]
     game = start_code_game(player, winning_game["deal_code"])
     game_move(game_id=game.pk, player=player, move=first, now=NOON)  # another tab
-    assert move_on_known(player, second, known=game) is None
-    moved = move_as_the_socket_does(player, second, known=game)
+    moved = game_move(game_id=game.pk, player=player, move=second, now=NOON, known=game)
     assert moved.moves == [first, second] and moved.version == 3
     assert Game.objects.get(pk=game.pk).moves == [first, second]
 
 
-@needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
 def test_a_move_legal_only_on_the_line_as_known_is_refused_by_the_stored_line(player, winning_game):
     first = winning_game["moves"][0]
     game = start_code_game(player, winning_game["deal_code"])
     game_move(game_id=game.pk, player=player, move=first, now=NOON)  # another tab played it already
     assert first not in [list(move) for move in engine.legal_moves(engine.replay(winning_game["deal"], [first]))]
     with pytest.raises(IllegalMoveError):
-        move_as_the_socket_does(player, first, known=game)
+        game_move(game_id=game.pk, player=player, move=first, now=NOON, known=game)
     stored = Game.objects.get(pk=game.pk)
     assert stored.moves == [first] and stored.version == 2
 
 
-@needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
 def test_a_winning_move_on_the_game_as_known_finishes_it_with_its_result(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     for move in winning_game["moves"][:-1]:
-        game = move_as_the_socket_does(player, move, known=game)
+        game = game_move(game_id=game.pk, player=player, move=move, now=NOON, known=game)
     won_at = NOON + datetime.timedelta(seconds=75)
-    assert move_on_known(player, winning_game["moves"][-1], known=game, now=won_at) is None  # a finish locks
-    game = move_as_the_socket_does(player, winning_game["moves"][-1], known=game, now=won_at)
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][-1], now=won_at, known=game)
     stored = Game.objects.get(pk=game.pk)
     assert stored.status == Game.Status.FINISHED and stored.won and stored.score == 510 + 500 + (1200 - 75)
     assert GameEvent.objects.get(game=stored, v=stored.version).kind == "finish"
 
 
-@needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
 def test_knowing_someone_elses_game_does_not_let_anyone_move_it(player, other_player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     with pytest.raises(NotYourGame):
-        move_as_the_socket_does(other_player, winning_game["moves"][0], known=game)
+        game_move(game_id=game.pk, player=other_player, move=winning_game["moves"][0], now=NOON, known=game)
     assert Game.objects.get(pk=game.pk).version == 1
 
 
-@needs_conditional_changes
-@pytest.mark.django_db(transaction=True)
 def test_a_move_on_a_game_known_before_it_was_finished_is_refused(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     game_finish(game_id=game.pk, player=player, moves=[], now=NOON)  # ended over REST meanwhile
     with pytest.raises(GameFinished):
-        move_as_the_socket_does(player, winning_game["moves"][0], known=game)
+        game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
     assert Game.objects.get(pk=game.pk).version == 2

@@ -18,7 +18,7 @@ from accounts.models import Player
 from games import engine, events, services
 from games.errors import GameFinished, IllegalMoveError, NothingToUndo
 from games.models import Game, GameEvent
-from tests.conftest import VECTORS, on_a_loop
+from tests.conftest import VECTORS
 
 START = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
 # A reconnecting client further behind than this gets the whole game instead (as the socket does).
@@ -68,16 +68,6 @@ class GameServices(RuleBasedStateMachine):
         self.lines_at[game.version] = [list(move) for move in game.moves]
         self.known_at[game.version] = copy.copy(game)
 
-    def _move(self, move: list[int], *, known: Game | None) -> Game:
-        """As the player's socket moves (games/consumers.py): on the known game first, on an event loop,
-        then with the lock; with no known game, as REST does."""
-        now = self._tick()
-        if known is not None:
-            moved = on_a_loop(services.game_move_on_known(known=known, player=self.player, move=move, now=now))
-            if moved is not None:
-                return moved
-        return services.game_move(game_id=self.game.pk, player=self.player, move=move, now=now)
-
     def _known(self, pick: int | None) -> Game | None:
         """No known game, or the game as known at one of its versions, the current one or an older one."""
         return None if pick is None else self.known_at[sorted(self.known_at)[pick % len(self.known_at)]]
@@ -90,7 +80,9 @@ class GameServices(RuleBasedStateMachine):
         if not legal:
             return
         move = list(legal[choice % len(legal)])
-        game = self._move(move, known=self._known(known))
+        game = services.game_move(
+            game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
+        )
         self.line.append(move)
         self.finished = game.status == Game.Status.FINISHED
         self._stored(game)
@@ -106,7 +98,9 @@ class GameServices(RuleBasedStateMachine):
         if move in [list(legal) for legal in engine.legal_moves(self._position())]:
             return
         with pytest.raises(IllegalMoveError):
-            self._move(move, known=self._known(known))
+            services.game_move(
+                game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
+            )
 
     @rule()
     def undo(self) -> None:
@@ -175,8 +169,7 @@ class GameServices(RuleBasedStateMachine):
         assert line == game.moves
 
 
-# Transactional: a move on a known game is stored through the event loop's own connection.
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_any_sequence_of_changes_keeps_the_game_equal_to_a_replay_of_its_events():
     run_state_machine_as_test(
         GameServices,
