@@ -142,7 +142,7 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
     }
 
 
-def _wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         try:
@@ -181,7 +181,7 @@ def daphne_process(env: dict[str, str], log: Path) -> Iterator[Daphne]:
             start_new_session=True,
         )
     try:
-        _wait_until_listening(server, port, log)
+        wait_until_listening(server, port, log)
         yield Daphne(port=port, pid=server.pid, log=log)
     finally:
         server.terminate()

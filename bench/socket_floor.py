@@ -1,0 +1,164 @@
+"""What a socket message costs the server before any game logic: an echo socket under Daphne.
+
+    .venv/bin/python bench/socket_floor.py [--sockets 400] [--duration 20] [--variants raw,consumer,...]
+
+For each variant, starts one Daphne process on loopback serving an echo socket, opens --sockets
+sockets, sends one small JSON frame a second on each (spread over the second) and waits for its echo,
+then prints the server's CPU per echo and the p50/p99 round trip. No database, no Redis. Variants:
+
+- raw: a bare ASGI application (Daphne, autobahn and Twisted alone);
+- consumer: a Channels AsyncWebsocketConsumer, dispatching as the site's sockets do (games/consumers.py);
+- thread: the consumer, plus one hop to a database thread and back per message through
+  accordion_site.db.db_call (Channels' DatabaseSyncToAsync on the site's own threads), on a function
+  that does nothing: what a move's database call costs beyond its own work;
+- executor: the same hop as bare `loop.run_in_executor` on such a thread pool, without asgiref's
+  wrapper, Django's connection cleanup or a context (the hop's floor).
+
+Prints the figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIANTS = ("raw", "consumer", "thread", "executor")
+SETTLE_S = 2.0
+
+
+# --- the server side (imported by Daphne as bench.socket_floor:application) --------------------------
+
+
+async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] != "websocket":
+        return
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif message["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": message.get("text")})
+        else:
+            return
+
+
+def consumer_application(variant: str) -> Any:
+    import django
+    from django.conf import settings
+
+    settings.configure(DATABASE_THREADS=8, CHANNEL_LAYERS={}, INSTALLED_APPS=[])
+    django.setup()
+    from concurrent.futures import ThreadPoolExecutor
+
+    from channels.consumer import get_handler_name
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    from accordion_site.db import db_call
+
+    def nothing() -> None:
+        return None
+
+    executor = ThreadPoolExecutor(max_workers=8)
+
+    async def bare_hop() -> None:
+        await asyncio.get_running_loop().run_in_executor(executor, nothing)
+
+    hops = {"consumer": None, "thread": db_call(nothing), "executor": bare_hop}
+    hop = hops[variant]
+
+    class Echo(AsyncWebsocketConsumer):
+        async def dispatch(self, message: dict[str, Any]) -> None:
+            await getattr(self, get_handler_name(message))(message)
+
+        async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+            if hop is not None:
+                await hop()
+            await self.send(text_data=text_data)
+
+    return Echo.as_asgi()
+
+
+if __name__ != "__main__":
+    _variant = os.environ.get("SOCKET_FLOOR_VARIANT", "raw")
+    application = echo if _variant == "raw" else consumer_application(_variant)
+
+
+# --- the client side ---------------------------------------------------------------------------------
+
+
+async def measure(variant: str, *, sockets: int, duration: float) -> str:
+    from websockets.asyncio.client import connect
+
+    from bench.cluster import free_port, process_cpu_seconds, wait_until_listening
+
+    port = free_port()
+    env = {**os.environ, "SOCKET_FLOOR_VARIANT": variant}
+    log = Path(tempfile.mkdtemp(prefix="socket-floor-")) / "daphne.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [ROOT / ".venv/bin/daphne", "-b", "127.0.0.1", "-p", str(port), "bench.socket_floor:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_listening(server, port, log)
+        connections = [await connect(f"ws://127.0.0.1:{port}/") for _ in range(sockets)]
+        round_trips: list[float] = []
+        frame = json.dumps({"t": "move", "n": 1, "move": [12, 11]})
+
+        async def play(connection: Any, index: int, until: float) -> None:
+            await asyncio.sleep(index / sockets)
+            while (start := time.perf_counter()) < until:
+                await connection.send(frame)
+                await connection.recv()
+                round_trips.append(time.perf_counter() - start)
+                await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+
+        await asyncio.sleep(SETTLE_S)
+        cpu_before = process_cpu_seconds(server.pid)
+        until = time.perf_counter() + duration
+        await asyncio.gather(*(play(connection, index, until) for index, connection in enumerate(connections)))
+        cpu = process_cpu_seconds(server.pid) - cpu_before
+        for connection in connections:
+            await connection.close()
+    finally:
+        server.terminate()
+        server.wait()
+    quantiles = statistics.quantiles(round_trips, n=100)
+    return (
+        f"{variant:<9} {len(round_trips):>6} echoes   server CPU {1000 * cpu / len(round_trips):.3f} ms per echo"
+        f"   round trip p50 {1000 * quantiles[49]:.1f} ms  p99 {1000 * quantiles[98]:.1f} ms"
+    )
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sockets", type=int, default=400)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    args = parser.parse_args(argv)
+    variants = [variant for variant in args.variants.split(",") if variant]
+    unknown = set(variants) - set(VARIANTS)
+    if unknown:
+        parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
+    print(f"command   .venv/bin/python bench/socket_floor.py {' '.join(argv)}".rstrip())
+    print(f"load      {args.sockets} sockets, 1 message a second each, {args.duration:.0f} s per variant, 1 Daphne")
+    for variant in variants:
+        print(asyncio.run(measure(variant, sockets=args.sockets, duration=args.duration)), flush=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main(sys.argv[1:])
