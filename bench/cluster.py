@@ -142,7 +142,7 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
     }
 
 
-def wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def _wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         try:
@@ -166,13 +166,15 @@ def manage(env: dict[str, str], *command: str) -> None:
 
 
 @contextmanager
-def daphne_process(env: dict[str, str], log: Path) -> Iterator[Daphne]:
-    """A Daphne process serving the site on a free loopback port in the environment `env`, its output in
-    `log`; stopped when the context ends."""
+def daphne_process(
+    env: dict[str, str], log: Path, *, application: str = "accordion_site.asgi:application"
+) -> Iterator[Daphne]:
+    """A Daphne process serving `application` (the site) on a free loopback port in the environment
+    `env`, its output in `log`; stopped when the context ends."""
     port = free_port()
     with log.open("wb") as output:
         server = subprocess.Popen(
-            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), "accordion_site.asgi:application"],
+            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), application],
             cwd=ROOT,
             env=env,
             stdout=output,
@@ -181,7 +183,7 @@ def daphne_process(env: dict[str, str], log: Path) -> Iterator[Daphne]:
             start_new_session=True,
         )
     try:
-        wait_until_listening(server, port, log)
+        _wait_until_listening(server, port, log)
         yield Daphne(port=port, pid=server.pid, log=log)
     finally:
         server.terminate()

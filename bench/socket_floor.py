@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -99,22 +98,12 @@ if __name__ != "__main__":
 async def measure(variant: str, *, sockets: int, duration: float) -> str:
     from websockets.asyncio.client import connect
 
-    from bench.cluster import free_port, process_cpu_seconds, wait_until_listening
+    from bench.cluster import daphne_process, process_cpu_seconds
 
-    port = free_port()
     env = {**os.environ, "SOCKET_FLOOR_VARIANT": variant}
     log = Path(tempfile.mkdtemp(prefix="socket-floor-")) / "daphne.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [ROOT / ".venv/bin/daphne", "-b", "127.0.0.1", "-p", str(port), "bench.socket_floor:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_until_listening(server, port, log)
-        connections = [await connect(f"ws://127.0.0.1:{port}/") for _ in range(sockets)]
+    with daphne_process(env, log, application="bench.socket_floor:application") as server:
+        connections = [await connect(f"ws://127.0.0.1:{server.port}/") for _ in range(sockets)]
         round_trips: list[float] = []
         frame = json.dumps({"t": "move", "n": 1, "move": [12, 11]})
 
@@ -133,9 +122,6 @@ async def measure(variant: str, *, sockets: int, duration: float) -> str:
         cpu = process_cpu_seconds(server.pid) - cpu_before
         for connection in connections:
             await connection.close()
-    finally:
-        server.terminate()
-        server.wait()
     quantiles = statistics.quantiles(round_trips, n=100)
     return (
         f"{variant:<9} {len(round_trips):>6} echoes   server CPU {1000 * cpu / len(round_trips):.3f} ms per echo"
