@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from accordion_site.sockets import deliver_to_one_of_many
@@ -123,7 +123,7 @@ class Audience:
                 await self._send(watcher, message)
 
     async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
-        await send_guarded(watcher.send_frame, message, "game %s: a frame", self.game_id)
+        await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)
 
     async def stop(self) -> None:
         if self.timer is not None:
@@ -133,10 +133,3 @@ class Audience:
             self.flushing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.flushing
-
-
-async def send_guarded(
-    send: Callable[[dict[str, Any]], Awaitable[None]], message: dict[str, Any], what: str, *args: object
-) -> None:
-    """Send to one socket of many (accordion_site.sockets.deliver_to_one_of_many)."""
-    await deliver_to_one_of_many(send(message), what, *args)

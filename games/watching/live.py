@@ -17,10 +17,11 @@ from typing import Any, Protocol
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.sockets import deliver_to_one_of_many
 from accordion_site.tasks import raise_if_stopping
 
 from . import protocol
-from .audience import send_guarded, send_message
+from .audience import send_message
 from .selectors import live_games
 from .serializers import LiveGameSerializer
 
@@ -96,4 +97,4 @@ class LiveBoard:
             return
         message = send_message(protocol.live(games=changed, gone=gone, full=False, server_now=now))
         for socket in tuple(self.sockets):
-            await send_guarded(socket.send_frame, message, "the live list")
+            await deliver_to_one_of_many(socket.send_frame(message), "the live list")
