@@ -112,7 +112,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             # waits this long before its 503 or `unavailable`, so it stays under Daphne's handshake
             # timeout: a socket opened meanwhile is told to try again rather than cut off unanswered.
             "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "3")),
-        }
+        },
+        # The move's statements (games/store.py) are prepared on each connection from their first use;
+        # the rest of the site binds values client-side and prepares nothing. Off
+        # (DATABASE_PREPARED_STATEMENTS=false) for a pooler that cannot keep them, such as PgBouncer
+        # before 1.21 in transaction mode.
+        "prepare_threshold": 0 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

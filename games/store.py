@@ -9,6 +9,11 @@ cost about 1.1 ms of CPU per move, of which some 0.45 ms was compiling the same 
 each time (measured with bench/load.py and a service loop on PostgreSQL). Here each statement is
 compiled once per thread and then only executed; values still go through the model fields'
 conversions, so the rows read and written are exactly what the ORM would read and write.
+
+On PostgreSQL these statements are also prepared on each connection (`_cursor`): the server then parses
+and plans each of them once per connection instead of once per move, and psycopg sends only the
+values. The rest of the site keeps Django's client-side binding (docs/performance.md, "Prepared
+statements for the move").
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # not in django-stubs
+from django.db.backends.utils import CursorWrapper
 
 from .models import Deal, Game, GameEvent
 
@@ -30,7 +37,7 @@ def lock_game(game_id: int) -> Game | None:
     transaction."""
     db = connections[DEFAULT_DB_ALIAS]
     compiler, converters, sql, game_fields, deal_fields = _lock_statement(db)
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(sql, [game_id])
         rows = cursor.fetchall()
     if not rows:
@@ -52,7 +59,7 @@ def save_change(game: Game, *, fields: Sequence[str], event: GameEvent) -> None:
     params = [*_values(game, update_fields, db), game.pk]
     insert_sql, insert_fields = _insert_statement(db)
     event_params = _values(event, insert_fields, db)
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         if db.vendor == "postgresql":
             cursor.execute(_change_statement(db, names), [*params, *event_params])
         else:
@@ -70,13 +77,28 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
     sql, update_fields, insert_fields = _conditional_change_statement(db, names)
     params = [*_values(game, update_fields, db), game.pk, version, status, game.player_id]
     params += _values(event, insert_fields, db)
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return False
     event.pk = row[0]
     return True
+
+
+def _cursor(db: Any) -> CursorWrapper:
+    """A cursor for this module's statements: on PostgreSQL one with server-side binding, whose
+    statements psycopg prepares (the connection's `prepare_threshold`, set in settings), wrapped as
+    Django wraps its own cursors (errors translated).
+
+    Where Django logs queries (DEBUG, tests that capture them) it is Django's own cursor: psycopg keeps
+    no text of an execution of a prepared statement, so the log would hold no SQL."""
+    prepared = db.settings_dict["OPTIONS"].get("prepare_threshold") is not None
+    if db.vendor != "postgresql" or not prepared or db.queries_logged:
+        return db.cursor()  # type: ignore[no-any-return]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    return db._prepare_cursor(ServerBindingCursor(db.connection))  # type: ignore[no-any-return]
 
 
 def _values(row: Game | GameEvent, fields: Sequence[Any], db: Any) -> list[Any]:

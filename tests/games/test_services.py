@@ -220,6 +220,38 @@ def test_a_move_on_the_game_as_known_is_stored_in_one_statement_without_a_lock(p
     ]
 
 
+def prepared_statements(pattern: str = "%") -> list[str]:
+    """The statements prepared on this test's database connection whose text matches `pattern`."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", [pattern])
+        return [row[0] for row in cursor.fetchall()]
+
+
+CONDITIONAL_CHANGE = '%AND "version" = $%INSERT INTO "games_gameevent"%'
+
+
+@needs_conditional_changes
+def test_the_database_parses_a_socket_moves_statement_once_per_connection_not_once_per_move(player, winning_game):
+    game = start_code_game(player, winning_game["deal_code"])
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
+    assert len(prepared_statements(CONDITIONAL_CHANGE)) == 1
+    for move in winning_game["moves"][1:4]:
+        game = game_move(game_id=game.pk, player=player, move=move, now=NOON, known=game)
+    assert len(prepared_statements(CONDITIONAL_CHANGE)) == 1
+    assert Game.objects.get(pk=game.pk).moves == winning_game["moves"][:4]
+
+
+@needs_conditional_changes
+def test_with_prepared_statements_switched_off_a_move_prepares_nothing(monkeypatch, player, winning_game):
+    monkeypatch.setitem(connection.settings_dict["OPTIONS"], "prepare_threshold", None)
+    game = start_code_game(player, winning_game["deal_code"])
+    before = prepared_statements()
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][1], now=NOON, known=game)
+    assert prepared_statements() == before
+    assert Game.objects.get(pk=game.pk).moves == winning_game["moves"][:2]
+
+
 def test_a_move_on_a_game_known_before_another_tab_moved_is_played_on_the_stored_line(player, winning_game):
     first, second = winning_game["moves"][:2]
     game = start_code_game(player, winning_game["deal_code"])
