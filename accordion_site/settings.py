@@ -119,6 +119,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # before 1.21 in transaction mode.
         "prepare_threshold": 0 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves sockets from several database threads at once. SQLite's deferred
+    # transactions fail a writer at once ("database is locked") when two connections that both read
+    # try to write; taking the write lock at BEGIN makes the second wait its turn instead, and WAL
+    # lets reads go on meanwhile (docs/architecture.md, "Sockets and the hub").
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -2,8 +2,24 @@
 environment says otherwise (the site itself defaults to DEBUG off, which needs a real SECRET_KEY).
 Tests of production behaviour start processes with DEBUG=0 and their own keys (tests/site, tests/faults)."""
 
+import atexit
 import os
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("DEBUG", "1")
 
 from accordion_site.settings import *  # noqa: F403
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not Django's in-memory test database: there a connection that writes a table another one
+    # is reading fails at once ("database table is locked") instead of waiting, which `make run`'s
+    # file never does; tests of concurrent sockets would fail now and then for that alone.
+    test_database = Path(tempfile.gettempdir()) / f"accordion-live-tests-{os.getpid()}.sqlite3"
+    DATABASES["default"]["TEST"] = {"NAME": str(test_database)}  # noqa: F405
+
+    @atexit.register
+    def remove_test_database() -> None:
+        """Django deletes the file itself, but not the WAL journal's files beside it."""
+        for end in ("", "-wal", "-shm"):
+            Path(f"{test_database}{end}").unlink(missing_ok=True)

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import datetime
+import threading
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
@@ -296,3 +297,32 @@ def test_a_move_on_a_game_known_before_it_was_finished_is_refused(player, winnin
     with pytest.raises(GameFinished):
         game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
     assert Game.objects.get(pk=game.pk).version == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_moving_their_own_games_at_the_same_moment_all_have_their_moves_stored(winning_game):
+    """The sockets' database threads write at once; on SQLite (the embedded default) none may be turned
+    away with "database is locked"."""
+    players = [Player.objects.create(nickname=f"Racer {index}") for index in range(6)]
+    games = [start_code_game(player, winning_game["deal_code"]) for player in players]
+    line = winning_game["moves"][:8]
+    failures: list[Exception] = []
+    ready = threading.Barrier(len(games))
+
+    def play(game: Game, player: Player) -> None:
+        try:
+            ready.wait()
+            for move in line:
+                game_move(game_id=game.pk, player=player, move=move, now=NOON)
+        except Exception as error:
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=play, args=pair) for pair in zip(games, players, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert [Game.objects.get(pk=game.pk).moves for game in games] == [line] * len(games)
