@@ -98,7 +98,8 @@ def _cursor(db: Any) -> CursorWrapper:
         return db.cursor()  # type: ignore[no-any-return]
     db.close_if_health_check_failed()
     db.ensure_connection()
-    return db._prepare_cursor(ServerBindingCursor(db.connection))  # type: ignore[no-any-return]
+    db.validate_thread_sharing()
+    return db.make_cursor(ServerBindingCursor(db.connection))  # type: ignore[no-any-return]
 
 
 def _values(row: Game | GameEvent, fields: Sequence[Any], db: Any) -> list[Any]:
