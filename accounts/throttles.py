@@ -9,8 +9,9 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from accordion_site.throttles import request_player
+
 from .nicknames import NICKNAME_KEY_MAX_LENGTH, nickname_key
-from .selectors import player_from_session
 
 
 class AccountAddressThrottle(SimpleRateThrottle):
@@ -31,7 +32,7 @@ class AccountNicknameThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         nickname = request.data.get("nickname") if isinstance(request.data, dict) else None
         if not isinstance(nickname, str):
-            player = player_from_session(request.session)
+            player = request_player(request)
             if player is None:
                 return None
             nickname = player.nickname

@@ -8,7 +8,7 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from accounts.selectors import player_from_session
+from accordion_site.throttles import request_player
 
 
 class RoomCreateRateThrottle(SimpleRateThrottle):
@@ -21,6 +21,6 @@ class RoomCreateRateThrottle(SimpleRateThrottle):
         return f"{settings.RACE_ROOMS_PER_MINUTE}/min"
 
     def get_cache_key(self, request: Request, view: Any) -> str:
-        player = player_from_session(request.session)
+        player = request_player(request)
         ident = f"player:{player.pk}" if player is not None else f"address:{self.get_ident(request)}"
         return self.cache_format % {"scope": self.scope, "ident": ident}

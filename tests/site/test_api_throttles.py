@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.api_client import post, start
 
@@ -84,3 +86,16 @@ def test_guests_spending_one_addresss_solver_allowance_leave_another_players_hin
     game = start(client, mode="code", code=winning_game["deal_code"])
     status, hint = post(client, f"/api/games/{game['id']}/hint", {})
     assert status == 200 and hint["status"] == "move"
+
+
+@pytest.mark.parametrize(
+    ("path", "reads"),
+    # The throttles' one read, plus the view's own: creating a room reads its host again.
+    [("/api/races", 2), ("/api/accounts/password", 1)],
+)
+def test_every_throttle_of_a_request_shares_one_read_of_the_sessions_player(client, path, reads):
+    start(client, mode="new")  # the session now has a player
+    with CaptureQueriesContext(connection) as queries:
+        client.post(path, data="{}", content_type="application/json")
+    player_reads = [query["sql"] for query in queries if query["sql"].startswith('SELECT "accounts_player"')]
+    assert len(player_reads) == reads
