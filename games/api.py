@@ -92,8 +92,8 @@ class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_get",
         responses={200: GameSerializer, **_refusals(404)},
-        description="A game: your own at any time; anyone's once finished (a replay), except today's daily "
-        "games before you have finished your own daily attempt.",
+        description="A game: your own at any time; anyone's once finished (a replay), except games on a daily "
+        "deal whose day (UTC) is not over, which stay hidden from everyone but their player until midnight UTC.",
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
@@ -144,9 +144,11 @@ class GameFinishApi(APIView):
     @extend_schema(
         operation_id="games_finish",
         request=GameFinishInputSerializer,
-        responses={200: GameSerializer, **_refusals(400, 403, 404, 413)},
+        responses={200: GameSerializer, **_refusals(400, 403, 404, 409, 413)},
         description="Replay the whole move line from the deal and store the verified result. A 400 names the "
-        "first illegal move (`index`). Finishing a finished game answers with its stored result.",
+        "first illegal move (`index`). Finishing a finished game with its stored line answers with its stored "
+        "result; with another line, or after the day of a ranked attempt is over, 409 `game_finished`; before a "
+        "race's start, 409 `not_started`.",
     )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(GameFinishInputSerializer, request.data)

@@ -108,6 +108,13 @@ def test_finishing_the_ranked_daily_answers_with_the_documented_result(client, c
     contract.check(response, method="post", path="/api/games/{game_id}/finish")
 
 
+def test_finishing_again_with_another_line_answers_with_the_documented_409(client, contract, code_game, winning_game):
+    assert finish(client, code_game, []).status_code == 200
+    response = finish(client, code_game, winning_game["moves"][:1])
+    assert response.status_code == 409 and response.json()["code"] == "game_finished"
+    contract.check(response, method="post", path="/api/games/{game_id}/finish")
+
+
 def test_an_illegal_finish_answers_with_the_documented_error(client, contract, code_game):
     response = finish(client, code_game, [[0, 51]])
     assert response.status_code == 400 and response.json()["index"] == 0
