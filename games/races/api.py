@@ -13,11 +13,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
+from accounts.selectors import player_from_session
 from accounts.services import player_for_session
+from games.throttles import GuestCreationThrottle
 
 from . import services
 from .broadcast import announce_from_sync
-from .selectors import room_get, room_view
+from .selectors import room_check_visible, room_get, room_view
 from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
 from .throttles import RoomCreateRateThrottle
 
@@ -32,7 +34,8 @@ def _room_answer(code: str, *, answer_status: int = status.HTTP_200_OK) -> Respo
 
 
 class RaceCreateApi(APIView):
-    throttle_classes = [*APIView.throttle_classes, RoomCreateRateThrottle]
+    # A visitor who has not played becomes a guest here: as many new guests an address as a start allows.
+    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle, RoomCreateRateThrottle]
 
     @extend_schema(
         operation_id="races_create",
@@ -59,24 +62,32 @@ class RaceCreateApi(APIView):
 class RaceDetailApi(APIView):
     @extend_schema(
         operation_id="races_get",
-        responses={200: RoomSerializer, **_refusals(404)},
-        description="The room: its state, racers and, once over, the standings. The deal is null until the start.",
+        responses={200: RoomSerializer, **_refusals(403, 404)},
+        description="The room: its state, racers and, once over, the standings. The deal is null until the start. "
+        "A room racing a ghost on a daily deal whose day is not over is refused (403 `spoiler`) to anyone who may "
+        "not see that game yet.",
     )
     def get(self, request: Request, code: str) -> Response:
+        now = timezone.now()
+        room_check_visible(room=room_get(code=code), player=player_from_session(request.session), today=now.date())
         # A read acts on the room's clock first (a start or an end that is due), as every socket does.
-        announce_from_sync(services.race_advance(code=code, now=timezone.now()))
+        announce_from_sync(services.race_advance(code=code, now=now))
         return _room_answer(code)
 
 
 class RaceJoinApi(APIView):
+    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle]
+
     @extend_schema(
         operation_id="races_join",
         request=None,
         responses={200: RoomSerializer, **_refusals(403, 404)},
-        description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player); "
-        "otherwise you watch. Opening the room socket joins the same way.",
+        description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player, "
+        "within the same allowance of new guests per address as a start); otherwise you watch. Opening the room "
+        "socket joins the same way.",
     )
     def post(self, request: Request, code: str) -> Response:
+        room_get(code=code)  # a room that does not exist makes no guest
         player = player_for_session(session=request.session)
         joined = services.race_join(code=code, player=player, socket=False, now=timezone.now())
         announce_from_sync(joined.news)

@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games import engine, events
+from games import selectors as game_selectors
 from games.engine.deals import CODE_ALPHABET
 from games.models import Game
 
-from .errors import RoomNotFound
+from .errors import RoomNotFound, SpoilerWithheld
 from .models import Racer, Room
 
 # Room codes use the deal codes' alphabet: no 0/O or 1/I to misread.
@@ -38,6 +39,17 @@ def room_get(*, code: str) -> Room:
     if room is None:
         raise RoomNotFound(_("there is no race room %(code)r") % {"code": code[:20]})
     return room
+
+
+def room_check_visible(*, room: Room, player: Player | None, today: datetime.date) -> None:
+    """Refuse (SpoilerWithheld) a room that races a ghost on a daily deal whose day is not over to anyone
+    the spoiler rule keeps from that game: once the race starts, the room shows its deal and the ghost's
+    line. The room's read, its socket and joining it all ask this."""
+    ghost = Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).select_related("ghost__deal").first()
+    if ghost is None or ghost.ghost is None:
+        return
+    if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
+        raise SpoilerWithheld(_("this room races a ghost on a daily deal whose day is not over: its moves stay hidden"))
 
 
 def room_racers(*, room: Room) -> list[Racer]:

@@ -34,7 +34,14 @@ from .errors import (
     WrongState,
 )
 from .models import MAX_RACERS, Racer, Room
-from .selectors import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, normalize_room_code, racer_seat, ranked_outcomes
+from .selectors import (
+    ROOM_CODE_ALPHABET,
+    ROOM_CODE_LENGTH,
+    normalize_room_code,
+    racer_seat,
+    ranked_outcomes,
+    room_check_visible,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -145,17 +152,6 @@ def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
     return game
 
 
-def _check_spoiler(room: Room, player: Player | None, today: datetime.date) -> None:
-    """A ghost on a daily deal that is not over shows its moves: only to those the spoiler rule allows."""
-    ghost = Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).select_related("ghost__deal").first()
-    if ghost is None or ghost.ghost is None:
-        return
-    if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
-        raise SpoilerWithheld(
-            gettext("this room races a ghost on a daily deal whose day is not over: its moves stay hidden")
-        )
-
-
 def _hand_over(room: Room, leaving: Player) -> list[str]:
     """If the host leaves, the next racer (by arrival) becomes host; the fields changed."""
     if room.host_id != leaving.pk:
@@ -218,7 +214,7 @@ def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.d
     news = race_advance(code=code, now=now)
     with transaction.atomic():
         room = _lock_room(code)
-        _check_spoiler(room, player, now.date())
+        room_check_visible(room=room, player=player, today=now.date())
         seat = racer_seat(room=room, player=player)
         changed = False
         fields: list[str] = []  # the room's own columns that changed

@@ -127,3 +127,30 @@ def test_the_race_button_refuses_a_ghost_that_is_no_game_in_plain_text(client, g
     response = client.post("/race", {"ghost": ghost})
     assert response.status_code in (400, 404) and response["Content-Type"].startswith("text/plain")
     assert not Room.objects.exists()
+
+
+def test_visitors_joining_rooms_share_the_new_guest_allowance_of_their_address(room, settings):
+    settings.GUEST_CREATION_RATE = "2/hour"
+    statuses = [Client().post(f"/api/races/{room.code}/join").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert Client().post("/api/races", {}, "application/json").status_code == 429
+    assert Client().post("/race").status_code == 429
+
+
+def test_joining_a_room_that_does_not_exist_makes_no_guest(db):
+    players = Player.objects.count()
+    assert Client().post("/api/races/ZZZZZZ/join").status_code == 404
+    assert Player.objects.count() == players
+
+
+def test_a_room_racing_a_ghost_of_todays_daily_is_read_by_nobody_the_spoiler_rule_keeps_out(client, other_client):
+    from games.services import game_finish, game_start
+
+    now = timezone.now()
+    daily, _ = game_start(player=Player.objects.get(nickname="Ada"), mode="daily", now=now)
+    game_finish(game_id=daily.pk, player=daily.player, moves=[], now=now)
+    _, room = post(client, "/api/races", {"ghost": daily.pk})
+    assert client.get(f"/api/races/{room['code']}").status_code == 200
+    for reader in (other_client, Client()):
+        answer = reader.get(f"/api/races/{room['code']}")
+        assert answer.status_code == 403 and answer.json()["code"] == "spoiler"
