@@ -81,8 +81,12 @@ def race_new(request: HttpRequest) -> HttpResponse:
     from accounts.services import player_for_session
     from games.races.services import room_create
     from games.races.throttles import RoomCreateRateThrottle
+    from games.throttles import GuestCreationThrottle
 
-    # The same allowance as POST /api/races.
+    # The same allowances as POST /api/races: new guests per address, new rooms per player.
+    if not GuestCreationThrottle().allow_request(Request(request), APIView()):
+        refusal = _("Too many new players from this address: try again later.")
+        return HttpResponse(refusal, status=429, content_type=_TEXT)
     if not RoomCreateRateThrottle().allow_request(Request(request), APIView()):
         return HttpResponse(_("Too many new race rooms: try again in a minute."), status=429, content_type=_TEXT)
     ghost = request.POST.get("ghost", "")
