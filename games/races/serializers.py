@@ -7,13 +7,15 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.serializers import ClosedInputSerializer
+
 from .models import Room
 from .services import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 
 _GAME_ID_MAX = 2**63 - 1
 
 
-class RaceCreateInputSerializer(serializers.Serializer):
+class RaceCreateInputSerializer(ClosedInputSerializer):
     code = serializers.CharField(
         required=False, allow_blank=True, max_length=32, help_text="A deal code to race; a fresh deal otherwise."
     )

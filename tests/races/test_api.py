@@ -46,7 +46,12 @@ def test_the_host_picks_the_deal_code_and_the_time_limit(client, winning_game):
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"code": "not a code"}, "code"), ({"time_limit": 5}, "time_limit"), ({"time_limit": "soon"}, "time_limit")],
+    [
+        ({"code": "not a code"}, "code"),
+        ({"time_limit": 5}, "time_limit"),
+        ({"time_limit": "soon"}, "time_limit"),
+        ({"time_limt": 60}, "time_limt"),  # a misspelt field is refused, not silently left at its default
+    ],
 )
 def test_a_bad_room_request_is_a_400_naming_the_field(client, body, field):
     status, answer = post(client, "/api/races", body)
