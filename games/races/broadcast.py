@@ -17,7 +17,7 @@ from games.serializers import game_payload
 
 from . import protocol
 from .models import Room
-from .selectors import room_get, room_racers, room_view
+from .selectors import host_away_until, room_get, room_racers, room_view
 from .serializers import room_payload
 from .services import RoomNews
 
@@ -58,10 +58,15 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
         },
         "games": [[racer.game_id, racer.pk, racer.player_id] for racer in humans],
         "ghosts": [[racer.pk, racer.ghost_id, racer.ghost.player_id] for racer in racers if racer.ghost is not None],
-        "starts_at": room.starts_at.isoformat() if room.starts_at else None,
-        "ends_at": room.ends_at.isoformat() if room.ends_at else None,
+        "starts_at": _isoformat(room.starts_at),
+        "ends_at": _isoformat(room.ends_at),
+        "host_away_until": _isoformat(host_away_until(room=room)),
         "time_limit": room.time_limit,
     }
+
+
+def _isoformat(moment: datetime.datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
 
 
 def _news_message(news: RoomNews) -> dict[str, Any]:

@@ -37,7 +37,8 @@ class RaceConsumer(ServiceSocket):
     async def connect(self) -> None:
         # Accept first: a close before accepting reaches a browser as a bare HTTP 403, without the code.
         await self.accept()
-        self.code = normalize_room_code(self.scope["url_route"]["kwargs"]["code"]) or ""
+        self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # as asked for, for the log
+        self.code = normalize_room_code(self.requested) or ""
         self.player: Player | None = self.scope.get("player")
         self.rate = MessageRate()
         self.strikes = 0
@@ -70,12 +71,12 @@ class RaceConsumer(ServiceSocket):
         if getattr(self, "entered", False):
             await rooms().exit(self.code, self)
         if getattr(self, "counted", False) and self.player is not None:
-            news = await db_call(services.race_disconnect)(code=self.code, player=self.player)
+            news = await db_call(services.race_disconnect)(code=self.code, player=self.player, now=timezone.now())
             await announce(news)
 
     @property
     def described(self) -> str:
-        return f"race {self.code!r}"
+        return f"race {self.code or self.requested!r}"
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if await self._over_rate():

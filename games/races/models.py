@@ -55,6 +55,9 @@ class Racer(models.Model):
     joined_at = models.DateTimeField()
     ready = models.BooleanField(default=False)
     sockets = models.PositiveSmallIntegerField(default=0, help_text="Room sockets open (connected when > 0).")
+    away_since = models.DateTimeField(
+        null=True, blank=True, help_text="When the racer's last room socket closed; cleared when one opens."
+    )
     kicked = models.BooleanField(default=False, help_text="Kicked by the host: watches this round.")
     left_at = models.DateTimeField(null=True, blank=True, help_text="Left after the start; kept for the standings.")
     game = models.ForeignKey(

@@ -6,7 +6,8 @@
 - Progress comes from the racers' own games: while a room races, its relay follows each racer's game
   through the games hub (one subscription per game per process), and turns each event into one
   `progress` frame for all the room's local sockets, once per process, not once per socket.
-- Each relay acts on the room's clock: at the start signal and at the time limit it asks
+- Each relay acts on the room's clock: at the start signal, at the time limit, and when a host who
+  closed every socket has been away long enough to hand the room over, it asks
   `services.race_advance`, so the race starts and ends even if no message arrives (every process with
   sockets in the room tries; the room's lock lets one act, and that one announces it). A read or a
   join does the same, so a room whose processes all restarted still starts and ends.
@@ -118,7 +119,13 @@ class RoomRelay:
                 play = self._replay_ghost(racer_id, player_id, game_id, starts_at, message["time_limit"])
                 self._run(f"ghost {racer_id}", starts_at, play)
         else:
-            self._cancel(*[name for name in self.tasks if name != "refresh"])
+            self._cancel(*[name for name in self.tasks if name not in ("refresh", "host")])
+        # A host away from the lobby or the result: at the due time the room passes to another racer.
+        host_away_until = _when(message["host_away_until"])
+        if host_away_until is not None:
+            self._run("host", host_away_until, self._advance_at(host_away_until))
+        else:
+            self._cancel("host")
 
     def _run(self, name: str, at: datetime.datetime | None, work: Any) -> None:
         """Run `work` as the task `name`, unless the same is already set for the same time."""

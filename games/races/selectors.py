@@ -24,6 +24,12 @@ ROOM_CODE_ALPHABET = CODE_ALPHABET
 ROOM_CODE_LENGTH = 6
 
 
+# A host whose every room socket has been closed this long, in the lobby or after the race, hands the
+# room to the next connected racer (services.race_advance): a closed tab would otherwise leave nobody
+# able to start. Long enough for a reload or a short network drop to keep the host.
+HOST_AWAY_SECONDS = 30
+
+
 def normalize_room_code(code: str) -> str | None:
     """The canonical form of a room code (upper case, no spaces or dashes), or None if it cannot be one."""
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
@@ -50,6 +56,17 @@ def room_check_visible(*, room: Room, player: Player | None, today: datetime.dat
         return
     if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
         raise SpoilerWithheld(_("this room races a ghost on a daily deal whose day is not over: its moves stay hidden"))
+
+
+def host_away_until(*, room: Room) -> datetime.datetime | None:
+    """When the room passes to another racer if its host stays away (every room socket closed), or None:
+    only in the lobby and after the race, the times the room waits for its host to act."""
+    if room.state not in (Room.State.LOBBY, Room.State.FINISHED) or room.host_id is None:
+        return None
+    seat = Racer.objects.filter(room=room, round=room.round, player_id=room.host_id).first()
+    if seat is None or seat.sockets or seat.away_since is None:
+        return None
+    return seat.away_since + datetime.timedelta(seconds=HOST_AWAY_SECONDS)
 
 
 def room_racers(*, room: Room) -> list[Racer]:

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import Player
@@ -37,6 +37,7 @@ from .models import MAX_RACERS, Racer, Room
 from .selectors import (
     ROOM_CODE_ALPHABET,
     ROOM_CODE_LENGTH,
+    host_away_until,
     normalize_room_code,
     racer_seat,
     ranked_outcomes,
@@ -156,14 +157,33 @@ def _hand_over(room: Room, leaving: Player) -> list[str]:
     """If the host leaves, the next racer (by arrival) becomes host; the fields changed."""
     if room.host_id != leaving.pk:
         return []
-    successor = (
-        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
-        .exclude(player=leaving)
-        .order_by("joined_at", "pk")
-        .first()
-    )
+    successor = _next_host(room, leaving).first()
     room.host_id = successor.player_id if successor is not None else None
     return ["host"]
+
+
+def _next_host(room: Room, host: Player | int) -> QuerySet[Racer]:
+    """The racers who may take over from `host`, in the order they would."""
+    return (
+        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
+        .exclude(player=host)
+        .order_by("joined_at", "pk")
+    )
+
+
+def _hand_over_if_host_away(room: Room, now: datetime.datetime) -> bool:
+    """Pass the room from a host away for HOST_AWAY_SECONDS to the next connected racer, if one is."""
+    due = host_away_until(room=room)
+    if due is None or now < due:
+        return False
+    assert room.host_id is not None
+    successor = _next_host(room, room.host_id).filter(sockets__gt=0).first()
+    if successor is None:
+        return False
+    logger.info("race %s: host %s away, player %s hosts", room.code, room.host_id, successor.player_id)
+    room.host_id = successor.player_id
+    _save(room, "host")
+    return True
 
 
 # --- rooms ------------------------------------------------------------------------------------------
@@ -230,7 +250,8 @@ def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.d
             seat = None  # kicked, or gone from the race: watches
         if socket and seat is not None:
             seat.sockets += 1
-            seat.save(update_fields=["sockets"])
+            seat.away_since = None
+            seat.save(update_fields=["sockets", "away_since"])
             changed = changed or seat.sockets == 1
         if changed:
             _save(room, *fields)
@@ -239,14 +260,15 @@ def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.d
 
 
 @transaction.atomic
-def race_disconnect(*, code: str, player: Player) -> RoomNews:
-    """One of the seat's sockets closed; the racer shows as disconnected when it was the last."""
+def race_disconnect(*, code: str, player: Player, now: datetime.datetime) -> RoomNews:
+    """One of the seat's sockets closed; the racer shows as disconnected (away since `now`) when it was
+    the last."""
     news = RoomNews(code=code)
     room = _lock_room(code)
     updated = Racer.objects.filter(room=room, round=room.round, player=player, sockets__gt=0).update(
         sockets=F("sockets") - 1
     )
-    if updated and not Racer.objects.filter(room=room, round=room.round, player=player, sockets__gt=0).exists():
+    if updated and Racer.objects.filter(room=room, round=room.round, player=player, sockets=0).update(away_since=now):
         _save(room)
         news.add("changed")
     return news
@@ -267,8 +289,9 @@ def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
 
 @transaction.atomic
 def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
-    """The host starts the countdown: with at least two racers ready, or everyone. Racers who are not
-    ready watch this round. The deal is still not chosen: that happens at the start signal."""
+    """The host starts the countdown: with at least two racers ready, or everyone present (a racer who
+    closed every room socket does not hold the start up). Racers who are not ready watch this round.
+    The deal is still not chosen: that happens at the start signal."""
     room = _lock_room(code)
     host = _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("start"))
@@ -276,7 +299,8 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     host.save(update_fields=["ready"])
     humans = [seat for seat in _seats(room) if seat.player_id is not None]
     ready = [seat for seat in humans if seat.ready]
-    if len(ready) < 2 and len(ready) < len(humans):
+    present = [seat for seat in humans if seat.ready or seat.away_since is None]
+    if len(ready) < 2 and len(ready) < len(present):
         raise NotEnoughReady(gettext("the race starts when at least two racers are ready, or everyone is"))
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
     room.state = Room.State.COUNTDOWN
@@ -408,10 +432,13 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
 def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
     """Do what the room's clock says is due: at `starts_at` the start (the deal is chosen and each
     racer's game begins), at `ends_at` the end (unfinished games end as they stand). Called by the
-    room's timers and before every read or join, so a restarted process still acts."""
+    room's timers and before every read or join, so a restarted process still acts. A host away too
+    long (`host_away_until`) hands the room to the next connected racer here too."""
     news = RoomNews(code=code)
     with transaction.atomic():
         room = _lock_room(code)
+        if _hand_over_if_host_away(room, now):
+            news.add("changed")
         if room.state == Room.State.COUNTDOWN and room.starts_at is not None and now >= room.starts_at:
             _begin(room)
             news.add("changed")

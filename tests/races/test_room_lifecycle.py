@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from games.models import Game
 from games.races import services
 from games.races.errors import NotEnoughReady, NotHost, NotRacer, WrongState
 from games.races.models import MAX_RACERS, Racer, Room
-from games.races.selectors import normalize_room_code, room_view
+from games.races.selectors import HOST_AWAY_SECONDS, normalize_room_code, room_view
 
 from .conftest import NOON, later
 
@@ -122,6 +124,50 @@ def test_when_the_host_leaves_the_lobby_the_next_racer_becomes_host(lobby, host,
 def test_when_the_host_leaves_during_the_race_the_next_racer_becomes_host(racing, host, friend):
     services.race_leave(code=racing.code, player=host, now=later(20))
     assert Room.objects.get(pk=racing.pk).host == friend
+
+
+def host_closes_every_socket(room: Room, host, friend, *, friend_connected: bool = True) -> None:
+    """Both racers' room sockets open; then the host's closes at later(10)."""
+    for player in (host, friend) if friend_connected else (host,):
+        services.race_join(code=room.code, player=player, socket=True, now=later(2))
+    services.race_disconnect(code=room.code, player=host, now=later(10))
+
+
+def test_a_host_away_from_the_lobby_hands_the_room_to_a_connected_racer_after_a_while(lobby, host, friend):
+    host_closes_every_socket(lobby, host, friend)
+    away = later(10 + HOST_AWAY_SECONDS)
+    assert services.race_advance(code=lobby.code, now=away - datetime.timedelta(seconds=1)).kinds == []
+    assert Room.objects.get(pk=lobby.pk).host == host  # a reload, or a short drop, keeps the host
+    assert services.race_advance(code=lobby.code, now=away).kinds == ["changed"]
+    assert Room.objects.get(pk=lobby.pk).host == friend and racers(lobby) == [host.pk, friend.pk]
+
+
+def test_a_host_who_comes_back_in_time_keeps_the_room(lobby, host, friend):
+    host_closes_every_socket(lobby, host, friend)
+    services.race_join(code=lobby.code, player=host, socket=True, now=later(20))
+    services.race_advance(code=lobby.code, now=later(10 + HOST_AWAY_SECONDS + 60))
+    assert Room.objects.get(pk=lobby.pk).host == host
+
+
+def test_a_host_away_keeps_the_room_while_no_other_racer_is_connected(lobby, host, friend):
+    host_closes_every_socket(lobby, host, friend, friend_connected=False)
+    services.race_advance(code=lobby.code, now=later(10 + HOST_AWAY_SECONDS + 60))
+    assert Room.objects.get(pk=lobby.pk).host == host
+
+
+def test_a_racer_away_from_the_lobby_does_not_hold_up_the_start(room, host, friend):
+    services.race_join(code=room.code, player=friend, socket=True, now=later(2))  # not ready
+    with pytest.raises(NotEnoughReady):
+        services.race_start(code=room.code, player=host, now=later(3))
+    services.race_disconnect(code=room.code, player=friend, now=later(4))
+    assert "countdown" in services.race_start(code=room.code, player=host, now=later(5)).kinds
+    assert racers(room) == [host.pk]  # the friend watches this round
+
+
+def test_a_host_away_during_the_race_keeps_it_until_the_race_is_over(racing, host, friend):
+    host_closes_every_socket(racing, host, friend)
+    services.race_advance(code=racing.code, now=later(10 + HOST_AWAY_SECONDS))
+    assert Room.objects.get(pk=racing.pk).host == host
 
 
 def test_nothing_is_dealt_before_the_start_signal(lobby, host):

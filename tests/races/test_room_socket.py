@@ -17,7 +17,7 @@ from django.utils import timezone
 from accordion_site.asgi import application
 from games import protocol as game_protocol
 from games.models import Game
-from games.races import consumers, services
+from games.races import consumers, selectors, services
 from games.races.models import Room
 from games.services import game_finish, game_move
 from tests.games.sockets import ALLOWED_ORIGIN, game_socket, refusal, session_cookie_for
@@ -183,6 +183,20 @@ async def test_a_racer_who_drops_shows_disconnected_and_comes_back_to_where_the_
     assert racer(room, friend)["connected"] and racer(room, host)["line"] == winning_game["moves"][:2]
     assert (await until(back, "start"))["game"]["id"] == friend_game["id"]  # their own board again
     await close(host_socket, back)
+
+
+async def test_a_host_who_closes_the_tab_in_the_lobby_is_followed_by_a_connected_racer(
+    live_room, host, friend, monkeypatch
+):
+    monkeypatch.setattr(selectors, "HOST_AWAY_SECONDS", 0.3)
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    await host_socket.disconnect()
+    # No message from anyone: the friend's process acts when the host has been away long enough.
+    room = await room_until(friend_socket, lambda room: room["host"] == friend.pk)
+    assert racer(room, host)["connected"] is False
+    await friend_socket.send_json_to({"t": "start", "n": 2})
+    await until(friend_socket, "countdown")
+    await close(friend_socket)
 
 
 @pytest.mark.parametrize("code", ["ZZZZZZ", "not-a-code"])
