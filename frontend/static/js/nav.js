@@ -23,6 +23,12 @@ export function replayPageUrl(id) {
   return pattern.replace(/0\/replay$/, `${id}/replay`);
 }
 
+/** A player's profile page. */
+export function profileUrl(nickname) {
+  const pattern = document.body.dataset.profileUrl || "/players/nickname";
+  return pattern.replace(/nickname$/, encodeURIComponent(nickname));
+}
+
 /** The link a friend opens to play the same deal: the home page with the code filled in. */
 export function dealLinkUrl(code) {
   const url = new URL(homeUrl(), window.location.origin);

@@ -2,24 +2,20 @@
 // the same API any client uses (with the CSRF header); the server's message explains a refusal.
 
 import { changePassword, logIn, logOut, renameMe, signUp } from "../api.js";
-
-function profileUrl(page, nickname) {
-  // The page carries {% url 'profile' 'nickname' %}: swap the placeholder for the real (encoded) name.
-  return page.dataset.profileUrl.replace(/nickname$/, encodeURIComponent(nickname));
-}
+import { profileUrl } from "../nav.js";
 
 const ACTIONS = {
   async rename(form) {
     await renameMe(form.elements.nickname.value);
     window.location.reload(); // the header shows the new name too
   },
-  async signup(form, page) {
+  async signup(form) {
     const me = await signUp(form.elements.nickname.value, form.elements.password.value);
-    window.location.assign(profileUrl(page, me.nickname));
+    window.location.assign(profileUrl(me.nickname));
   },
-  async login(form, page) {
+  async login(form) {
     const me = await logIn(form.elements.nickname.value, form.elements.password.value);
-    window.location.assign(profileUrl(page, me.nickname));
+    window.location.assign(profileUrl(me.nickname));
   },
   async password(form) {
     await changePassword(form.elements.old.value, form.elements.new.value);
@@ -32,7 +28,7 @@ const ACTIONS = {
   },
 };
 
-function wire(form, page) {
+function wire(form) {
   const error = form.querySelector('[data-role="error"]');
   const done = form.querySelector('[data-role="done"]');
   const button = form.querySelector('button[type="submit"]');
@@ -42,7 +38,7 @@ function wire(form, page) {
     if (done) done.hidden = true;
     button.disabled = true;
     try {
-      await ACTIONS[form.dataset.form](form, page);
+      await ACTIONS[form.dataset.form](form);
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
@@ -58,7 +54,7 @@ function wire(form, page) {
 
 export function main() {
   const page = document.getElementById("account-page");
-  for (const form of page.querySelectorAll("form[data-form]")) wire(form, page);
+  for (const form of page.querySelectorAll("form[data-form]")) wire(form);
   // Back from another page via the browser's cache: no button may stay disabled.
   window.addEventListener("pageshow", () => {
     for (const button of page.querySelectorAll("button")) button.disabled = false;

@@ -15,14 +15,10 @@ import { formatDuration } from "../clock.js";
 import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatNumber } from "../locale_format.js";
-import { replayPageUrl } from "../nav.js";
+import { profileUrl, replayPageUrl } from "../nav.js";
 
 const CHART = { width: 640, height: 180, left: 36, right: 8, top: 10, bottom: 26 };
 const PILE_LABELS = [1, 5, 10, 20, 30, 40, 52];
-
-function profileUrl(nickname) {
-  return `/players/${encodeURIComponent(nickname)}`;
-}
 
 // ---------------------------------------------------------------- summary
 

@@ -63,6 +63,7 @@ function pageElements(page) {
     resultTitle: byRole("result-title"),
     breakdown: byRole("breakdown"),
     resultNote: byRole("result-note"),
+    nameOfferSlot: byRole("name-offer-slot"),
     playAgain: byRole("play-again"),
     newGame: byRole("new-game"),
     hint: byTestId("hint"),

@@ -7,7 +7,8 @@ import { cardName } from "../../cards.js";
 import { formatDuration } from "../../clock.js";
 import { gettext, interpolate, ngettext } from "../../i18n.js";
 import { formatDate, localDigits } from "../../locale_format.js";
-import { dailyBoardUrl } from "../../nav.js";
+import { offerNickname } from "../../name_offer.js";
+import { dailyBoardUrl, profileUrl } from "../../nav.js";
 import { applyMove, isGoodGame, replay, scoreParts } from "../../rules.js";
 
 const REPLAY_STEP_MS = 400;
@@ -48,6 +49,14 @@ function plainRow(label, value, { ltr = false } = {}) {
   return [term, description];
 }
 
+/** The navigation's link to the player's profile, after a rename. */
+function showNickname(me) {
+  const link = document.querySelector('[data-testid="nav-profile"]');
+  if (!link) return;
+  link.href = profileUrl(me.nickname);
+  link.querySelector("bdi").textContent = me.nickname;
+}
+
 export class AfterGame {
   /**
    * @param {object} options
@@ -84,11 +93,14 @@ export class AfterGame {
     el.share.addEventListener("click", () => this.share());
   }
 
-  /** Draw the result panel and ask for the analysis. */
+  /** Draw the result panel, ask for the analysis, and offer a guest to pick a name. */
   show(result) {
     this.result = result;
     this.drawResult(result);
     this.loadAnalysis();
+    if (!this.owner && !this.el.nameOfferSlot.hasChildNodes()) {
+      offerNickname(this.el.nameOfferSlot, { onSaved: showNickname });
+    }
   }
 
   drawResult(result) {
