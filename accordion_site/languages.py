@@ -27,3 +27,9 @@ _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 def persian_digits(text: str) -> str:
     """`text` with its digits 0-9 written as Persian digits."""
     return text.translate(_PERSIAN_DIGITS)
+
+
+def local_number(value: int) -> str:
+    """`value` as the active language writes numbers in text: Persian digits in Persian."""
+    text = str(value)
+    return persian_digits(text) if translation.get_language() == "fa" else text

@@ -11,11 +11,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext
 
+from accordion_site.languages import local_number
 from accounts.models import Player
 
 from . import engine, events, fair_play, selectors, store
 from .engine import solver
 from .engine.cards import describe
+from .engine.deals import CODE_LENGTH
 from .errors import (
     AttemptDayOver,
     GameChanged,
@@ -58,12 +60,25 @@ def deal_for_date(*, date: datetime.date) -> Deal:
     return deal
 
 
+def display_deal_code(code: str) -> str:
+    """The display form of a deal code ("K7QD-M2XP"); GameError, in the request's language, for text
+    that is not one (the engine's own words are English)."""
+    try:
+        return engine.format_deal_code(code)
+    except ValueError as error:
+        words = {"code": describe(code), "length": local_number(CODE_LENGTH)}
+        raise GameError(
+            gettext(
+                "%(code)s is not a deal code: a deal code is %(length)s letters and digits such as K7QD-M2XP "
+                "(no 0, 1, I or O)"
+            )
+            % words
+        ) from error
+
+
 def deal_for_code(*, code: str) -> Deal:
     """The stored deal a code names; raise GameError for text that is not a deal code."""
-    try:
-        display_code = engine.format_deal_code(code)
-    except ValueError as error:
-        raise GameError(str(error)) from error
+    display_code = display_deal_code(code)
     deal, _ = Deal.objects.get_or_create(code=display_code, defaults={"cards": engine.deal_from_code(display_code)})
     return deal
 
@@ -199,12 +214,15 @@ def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
 
 
 def _illegal_move(error: engine.IllegalMove) -> IllegalMoveError:
-    """The engine's refusal in the request's language (the engine's own words are English)."""
-    words = {"move": describe(error.move), "reason": gettext(error.template) % error.details}
+    """The engine's refusal in the request's language (the engine's own words are English), its
+    counts in the language's digits."""
+    details = {name: local_number(value) if type(value) is int else value for name, value in error.details.items()}
+    words = {"move": describe(error.move), "reason": gettext(error.template) % details}
     if error.index is None:
         return IllegalMoveError(gettext("move %(move)s: %(reason)s") % words)
+    number = local_number(error.index + 1)
     return IllegalMoveError(
-        gettext("move %(number)s %(move)s: %(reason)s") % {**words, "number": error.index + 1}, index=error.index
+        gettext("move %(number)s %(move)s: %(reason)s") % {**words, "number": number}, index=error.index
     )
 
 
@@ -303,7 +321,7 @@ def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
         game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if not _closed_if_day_over(game, now=now):
             if not game.moves:
-                raise NothingToUndo("there is no move to undo")
+                raise NothingToUndo(gettext("there is no move to undo"))
             undone = game.moves[-1]
             game.moves = game.moves[:-1]
             game.piles += 1

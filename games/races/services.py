@@ -21,6 +21,7 @@ from accounts.models import Player
 from games import engine
 from games import selectors as game_selectors
 from games import services as game_services
+from games.errors import GameError
 from games.models import Game
 
 from .errors import (
@@ -133,9 +134,9 @@ def _deal_code(text: str | None) -> str:
     if not text:
         return ""
     try:
-        return engine.format_deal_code(text)
-    except ValueError as error:
-        raise RaceError(f"code: {error}") from error
+        return game_services.display_deal_code(text)
+    except GameError as error:
+        raise RaceError(f"code: {error.message}") from error
 
 
 def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:

@@ -40,7 +40,25 @@ def test_an_illegal_finish_names_the_bad_move_in_persian(client: Client, winning
     game = start(client, mode="code", code=winning_game["deal_code"])
     status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": [*winning_game["moves"][:2], [1, 3]]})
     assert status == 400 and error["code"] == "illegal_move" and error["index"] == 2
-    assert error["error"] == "حرکت 3 [1, 3]: هر دسته روی دستهٔ ۱ یا ۳ جایگاه سمت چپش می‌رود"  # noqa: RUF001
+    assert error["error"] == "حرکت ۳ [1, 3]: هر دسته روی دستهٔ ۱ یا ۳ جایگاه سمت چپش می‌رود"  # noqa: RUF001
+
+
+@pytest.mark.django_db
+def test_a_refusals_counts_are_in_persian_digits_and_the_move_as_sent(client: Client, winning_game: dict) -> None:
+    client.cookies["django_language"] = "fa"
+    game = start(client, mode="code", code=winning_game["deal_code"])
+    status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": [[99, 98]]})
+    assert status == 400 and error["code"] == "illegal_move"
+    words = error["error"]
+    assert words.startswith("حرکت ۱ [99, 98]:") and "۵۲ دسته" in words and "۵۱" in words  # noqa: RUF001
+
+
+@pytest.mark.django_db
+def test_a_deal_code_that_is_none_is_refused_in_persian(client: Client) -> None:
+    client.cookies["django_language"] = "fa"
+    status, error = post(client, "/api/games", {"mode": "code", "code": "0000-0000"})
+    assert status == 400 and error["code"] == "invalid"
+    assert error["error"].startswith("'0000-0000' کد دست نیست") and "۸ حرف" in error["error"]
 
 
 @pytest.mark.django_db
@@ -74,4 +92,7 @@ async def test_the_language_chosen_on_the_page_words_a_sockets_rejects(player: P
     answer = await socket.receive_json_from()
     assert answer["t"] == "reject" and answer["code"] == "illegal_move"
     assert "کارت‌ها جور نیستند" in answer["error"]  # noqa: RUF001
+    await socket.send_json_to({"t": "undo", "n": 2})
+    answer = await socket.receive_json_from()
+    assert answer == {"t": "reject", "n": 2, "error": "حرکتی برای واگرد نیست", "code": "nothing_to_undo"}
     await socket.disconnect()
