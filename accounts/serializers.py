@@ -8,6 +8,7 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
+from accordion_site.serializers import ClosedInputSerializer, StrictCharField
 from games.models import Game
 
 from .models import Player
@@ -18,19 +19,19 @@ _TEXT_LIMIT = 200
 
 
 def _text(**kwargs: Any) -> serializers.CharField:
-    return serializers.CharField(max_length=_TEXT_LIMIT, allow_blank=True, trim_whitespace=False, **kwargs)
+    return StrictCharField(max_length=_TEXT_LIMIT, allow_blank=True, trim_whitespace=False, **kwargs)
 
 
-class NicknameInputSerializer(serializers.Serializer):
+class NicknameInputSerializer(ClosedInputSerializer):
     nickname = _text(help_text="3 to 20 letters (any script), digits, _ or -.")
 
 
-class CredentialsInputSerializer(serializers.Serializer):
+class CredentialsInputSerializer(ClosedInputSerializer):
     nickname = _text()
     password = _text()
 
 
-class PasswordChangeInputSerializer(serializers.Serializer):
+class PasswordChangeInputSerializer(ClosedInputSerializer):
     old = _text(help_text="The current password.")
     new = _text(help_text="The new password; Django's password validators apply.")
 

@@ -5,30 +5,14 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from accordion_site.serializers import ClosedInputSerializer
 
 from . import engine
 from .models import Game, GameEvent
 from .selectors import DailyStanding, game_daily_standing
-
-
-class ClosedInputSerializer(serializers.Serializer):
-    """A request body that names only the fields it may: anything else is refused, so that a client
-    never believes the server took its own score, time or date."""
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
-        if unknown:
-            allowed = ", ".join(self.fields)
-            raise serializers.ValidationError(
-                {
-                    unknown[0]: _("not a field of this request (it takes %(fields)s): the server decides the rest")
-                    % {"fields": allowed}
-                }
-            )
-        return attrs
 
 
 class GameStartInputSerializer(ClosedInputSerializer):

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.serializers import ClosedInputSerializer
+from accordion_site.serializers import ClosedInputSerializer
 
 from .models import Room
 from .services import MAX_TIME_LIMIT, MIN_TIME_LIMIT

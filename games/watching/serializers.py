@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from accordion_site.serializers import ClosedInputSerializer, StrictBooleanField
 from games.models import Game
 
 from .selectors import LiveGame
@@ -35,5 +36,5 @@ class LiveListSerializer(serializers.Serializer):
     )
 
 
-class WatchSettingSerializer(serializers.Serializer):
-    watchable = serializers.BooleanField(help_text="Others may watch your games live and find them in the live list.")
+class WatchSettingSerializer(ClosedInputSerializer):
+    watchable = StrictBooleanField(help_text="Others may watch your games live and find them in the live list.")

@@ -64,6 +64,16 @@ def test_a_nickname_another_player_has_is_a_400_whatever_its_case_or_width(clien
     assert Player.objects.get(pk=other_player.pk).nickname == "Grace"
 
 
+@pytest.mark.parametrize(
+    ("body", "field"), [({"nickname": 123}, "nickname"), ({"nickname": "Zed", "admin": True}, "admin")]
+)
+def test_a_rename_with_a_wrong_type_or_an_unknown_field_is_a_400_naming_it(client, player, body, field):
+    response = client.patch("/api/me", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert response.json()["error"].startswith(field)
+    assert Player.objects.get(pk=player.pk).nickname == "Ada"
+
+
 def test_a_player_may_change_the_case_of_their_own_nickname(client):
     status, answer = rename(client, "ADA")
     assert status == 200 and answer["nickname"] == "ADA"

@@ -129,9 +129,11 @@ def test_the_setting_is_on_until_the_player_turns_it_off(client):
 
 
 @pytest.mark.django_db
-def test_the_setting_must_be_a_boolean(client):
-    response = client.put("/api/me/watching", {"watchable": "perhaps"}, content_type="application/json")
+@pytest.mark.parametrize("value", ["perhaps", "no", 0, "true"])
+def test_the_setting_must_be_a_json_boolean(client, value):
+    response = client.put("/api/me/watching", {"watchable": value}, content_type="application/json")
     assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert client.get("/api/me/watching").json() == {"watchable": True}  # unchanged
 
 
 @pytest.mark.django_db(transaction=True)
