@@ -67,6 +67,13 @@ def winning_lines_withheld(*, game: Game, today: datetime.date) -> bool:
     return game.deal.daily_date is not None and game.deal.daily_date >= today
 
 
+def hints_open(*, game: Game, today: datetime.date) -> bool:
+    """Whether hints and the still-winnable indicator may be asked for `game`: never in a race, and not
+    on a practice game of a daily deal whose day is not over (its winning lines would reach a fresh
+    ranked attempt). A ranked game may take a hint, which makes it unranked."""
+    return game.mode != Game.Mode.RACE and (game.ranked or not winning_lines_withheld(game=game, today=today))
+
+
 def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:
     """The after-game analysis of a finished game the reader may see. Winning lines of a daily deal are
     withheld (None) until that date is over."""

@@ -12,7 +12,7 @@ from accordion_site.serializers import ClosedInputSerializer
 
 from . import engine
 from .models import Game, GameEvent
-from .selectors import DailyStanding, game_daily_standing
+from .selectors import DailyStanding, game_daily_standing, hints_open
 
 
 class GameStartInputSerializer(ClosedInputSerializer):
@@ -97,6 +97,10 @@ class GameSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
     hints = serializers.IntegerField(help_text="Hints taken; a hinted game is unranked.")
+    hints_open = serializers.SerializerMethodField(
+        help_text="Whether hints (and, for an unranked game, the still-winnable indicator) may be asked for now: "
+        "false in a race and on a practice game of a daily deal whose day (UTC) is not over."
+    )
     practice_reason = serializers.SerializerMethodField(
         help_text="Why a daily game is practice: repeat (the player's ranked attempt at the day was taken), "
         "address_limit (the day's ranked attempts from the player's address are used up); else null."
@@ -107,6 +111,10 @@ class GameSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ChoiceField(choices=Game.PracticeReason.choices, allow_null=True))
     def get_practice_reason(self, game: Game) -> str | None:
         return game.practice_reason or None
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_hints_open(self, game: Game) -> bool:
+        return hints_open(game=game, today=self.context["now"].date())
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict[str, Any] | None:

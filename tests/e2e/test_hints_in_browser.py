@@ -4,6 +4,8 @@ panel tells whether the deal could be won and replays a winning line on the boar
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -92,3 +94,17 @@ def test_after_ending_early_the_result_shows_the_analysis_and_replays_a_winning_
     expect(replay_bar).to_have_attribute("data-state", "done", timeout=20_000)
     expect(page.locator(PILE)).to_have_count(1)
     expect(page.get_by_test_id("replay-progress")).to_contain_text("one pile left")
+
+
+def test_a_practice_game_of_todays_daily_offers_no_help_it_cannot_give(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    ranked = open_board(page)
+    end_game(page)
+    page.locator('[data-role="play-again"]').click()  # "Replay today's deal (practice)"
+    page.wait_for_url(lambda url: not url.endswith(f"/games/{ranked}"))
+    practice = open_board(page)
+    assert api_game(page, practice)["ranked"] is False
+    expect(page.get_by_test_id("hint")).to_be_disabled()
+    expect(page.get_by_test_id("hint")).to_have_attribute("title", re.compile("before its day is over"))
+    expect(page.get_by_test_id("winnable-toggle")).to_be_hidden()

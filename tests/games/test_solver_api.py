@@ -145,6 +145,17 @@ def test_a_won_game_has_nothing_to_regret(client, winning_game):
     assert found["first_losing_move"] is None and found["line_from_there"] is None
 
 
+def test_a_game_says_whether_hints_may_be_asked_for_it(client, winning_game):
+    ranked = start(client, mode="daily")
+    assert ranked["hints_open"] is True  # with consent: the hint makes it unranked
+    post(client, f"/api/games/{ranked['id']}/finish", {"moves": []})
+    practice = start(client, mode="daily")
+    assert practice["ranked"] is False and practice["hints_open"] is False
+    status, refused = post(client, f"/api/games/{practice['id']}/hint", {})
+    assert status == 403 and refused["code"] == "withheld"  # as the game said
+    assert start(client, mode="code", code=winning_game["deal_code"])["hints_open"] is True
+
+
 def test_todays_daily_analysis_withholds_every_winning_line(client):
     game = start(client, mode="daily")
     line = stuck_line(game["deal"])

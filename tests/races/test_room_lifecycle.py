@@ -11,6 +11,7 @@ from games.races import services
 from games.races.errors import NotEnoughReady, NotHost, NotRacer, WrongState
 from games.races.models import MAX_RACERS, Racer, Room
 from games.races.selectors import HOST_AWAY_SECONDS, normalize_room_code, room_view
+from games.serializers import game_payload
 
 from .conftest import NOON, later
 
@@ -183,6 +184,7 @@ def test_at_the_start_signal_each_racer_gets_an_unranked_race_game_on_the_same_d
     assert len(games) == 2
     assert {game.deal.code for game in games} == {winning_game["deal_code"]}
     assert all(game.mode == Game.Mode.RACE and not game.ranked for game in games)
+    assert not any(game_payload(game, now=later(60))["hints_open"] for game in games)  # no help in a race
     assert all(game.started_at == racing.starts_at for game in games)
     assert racing.state == Room.State.RACING and racing.ends_at == later(3 + services.COUNTDOWN_SECONDS + 600)
 

@@ -175,7 +175,8 @@ class GamePage {
     this.winnable = new WinnableIndicator({
       gameId: this.gameId,
       elements: { box: this.el.winnableBox, toggle: this.el.winnableToggle, badge: this.el.winnable },
-      available: () => Boolean(this.game) && !this.game.ranked && !this.finished && !this.ending,
+      available: () =>
+        Boolean(this.game) && !this.game.ranked && this.game.hints_open && !this.finished && !this.ending,
       link: () => this.link,
       onRanked: () => this.setRanked(true),
     });
@@ -271,7 +272,10 @@ class GamePage {
     el.pilesCount.textContent = localDigits(pileCount);
     el.undo.disabled = !playing || this.line.length === 0;
     el.endGame.disabled = !playing;
-    el.hint.disabled = !playing || this.hinting || pileCount <= 1;
+    const hintsOpen = this.game?.hints_open ?? true;
+    el.hint.disabled = !playing || this.hinting || pileCount <= 1 || !hintsOpen;
+    // A practice game of today's daily deal: its winning lines stay hidden until the day is over.
+    el.hint.title = hintsOpen ? "" : gettext("No hints on a practice game of a daily deal before its day is over (UTC).");
     el.hint.classList.toggle("is-busy", this.hinting);
     el.hint.setAttribute("aria-busy", String(this.hinting));
     this.winnable.update();
