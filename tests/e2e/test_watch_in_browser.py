@@ -59,6 +59,17 @@ def test_a_watcher_sees_the_result_with_a_link_to_the_replay(page: Page, other_p
     expect(watcher.get_by_test_id("replay-link")).to_have_attribute("href", f"/games/{game}/replay")
 
 
+def test_opening_the_watch_page_of_a_game_already_over_shows_its_end(page: Page, other_player_page: Page) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    play(page, WINNING_GAME["moves"][0])
+    end_game(page)
+
+    other_player_page.goto(f"/watch/{game}")
+
+    expect(other_player_page.get_by_test_id("final-score")).to_have_text("10")
+    expect(other_player_page.locator('[data-role="mode"]')).to_have_text("Shared deal")  # no longer "Loading…"
+
+
 def test_a_player_who_turns_watching_off_leaves_the_live_list(page: Page, other_player_page: Page) -> None:
     game = start_code_game(page, WINNING_GAME["deal_code"])
     page.goto("/live")

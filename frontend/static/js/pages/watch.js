@@ -139,6 +139,7 @@ class WatchPage {
     this.el.felt.setAttribute("aria-busy", "false");
     this.el.status.textContent = refusal.error || gettext("This game cannot be watched.");
     this.page.dataset.refused = refusal.code;
+    this.el.mode.textContent = gettext("Not live"); // not "Loading…": nothing more is coming
     if (refusal.code === "game_finished") this.showEndedGame();
   }
 
@@ -154,6 +155,7 @@ class WatchPage {
     this.deal = game.deal;
     this.line = copyLine(game.moves);
     this.piles = replay(this.deal, this.line);
+    this.el.mode.textContent = modeText(game);
     this.view.show(this.piles);
     this.showResult(game.result);
     this.renderHud();
