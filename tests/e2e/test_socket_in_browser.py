@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Request, WebSocket, expect
 
-from .player import PILE, open_board, play, start_code_game
+from .player import PILE, end_game, open_board, play, start_code_game
 
 pytestmark = pytest.mark.e2e
 
@@ -64,6 +64,22 @@ def test_a_second_tab_shows_a_move_made_in_the_first_without_reading_the_game_ag
     assert board(second) == board(page)
     expect(second.get_by_test_id("piles-count")).to_have_text("51")
     assert reads == []
+
+
+def test_a_second_tab_shows_the_days_rank_of_a_ranked_game_finished_in_the_first(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    game = open_board(page)
+    second = page.context.new_page()
+    second.goto(f"/games/{game}")
+    open_board(second)
+    expect(second.get_by_test_id("connection")).to_have_attribute("data-state", "live")
+
+    end_game(page)
+
+    expect(second.get_by_test_id("result")).to_be_visible()
+    expect(second.locator('[data-role="result-note"]')).to_contain_text("on the day's leaderboard")
+    expect(second.get_by_test_id("result-board-link")).to_be_visible()
 
 
 def test_someone_elses_game_shows_why_the_socket_was_refused_and_never_retries(

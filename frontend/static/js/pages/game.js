@@ -156,6 +156,7 @@ class GamePage {
     this.hinting = false; // a hint request is on its way
     this.hintAccepted = false; // the player agreed that a hint makes this ranked game unranked
     this.hinted = false; // this game has had a hint: it is unranked for good
+    this.after = null; // the result panel, once the game is over
     this.refusal = null; // why the server refused the socket, if it did
     this.link = null;
     this.clock = null;
@@ -541,7 +542,7 @@ class GamePage {
     this.view = new BoardView(this.el.felt, { interactive: false });
     this.view.show(this.piles);
     this.renderHud();
-    const after = new AfterGame({
+    const after = (this.after = new AfterGame({
       el: this.el,
       gameId: this.gameId,
       game: this.game,
@@ -551,7 +552,7 @@ class GamePage {
       hinted: this.hinted,
       owner: this.owner,
       startAnother: (mode, code, button) => this.startAnother(mode, code, button),
-    });
+    }));
     after.show(result);
   }
 
@@ -619,6 +620,18 @@ class GamePage {
       this.setRanked(false);
     } else if (change.kind === "finish") {
       this.showFinished(change.result, this.link?.serverLine ?? null);
+      // Finished in another tab: an event carries no rank (one encoding serves every listener).
+      if (this.game.ranked) this.loadRank();
+    }
+  }
+
+  /** The day's rank of a ranked game finished elsewhere, from the game itself. */
+  async loadRank() {
+    try {
+      const game = await getGame(this.gameId);
+      if (typeof game.result?.rank === "number") this.after?.drawNote(game.result);
+    } catch {
+      /* the result stands without its rank; a reload shows it */
     }
   }
 

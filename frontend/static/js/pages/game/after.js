@@ -138,6 +138,25 @@ export class AfterGame {
     announce(interpolate(gettext("%(title)s — final score %(score)s"), { title, score: result.score }));
     el.shareBox.hidden = this.game.mode !== "daily" || Boolean(this.owner);
 
+    this.drawNote(result);
+
+    const game = this.game;
+    el.playAgain.hidden = !game.deal_code && game.mode !== "daily";
+    if (game.deal_code) {
+      el.playAgain.textContent = gettext("Play this deal again");
+      el.playAgain.onclick = () => this.startAnother("code", game.deal_code, el.playAgain);
+    } else if (game.mode === "daily") {
+      el.playAgain.textContent = gettext("Replay today's deal (practice)");
+      el.playAgain.onclick = () => this.startAnother("daily", undefined, el.playAgain);
+    }
+    el.result.hidden = false;
+    el.result.focus({ preventScroll: true });
+    el.result.scrollIntoView({ behavior: smoothScroll(), block: "nearest" });
+  }
+
+  /** The line under the score: the day's rank, or why the game does not count. */
+  drawNote(result) {
+    const el = this.el;
     const game = this.game;
     let note = "";
     if (typeof result.rank === "number") {
@@ -163,18 +182,6 @@ export class AfterGame {
       board.textContent = gettext("See the leaderboard");
       el.resultNote.append(" ", board);
     }
-
-    el.playAgain.hidden = !game.deal_code && game.mode !== "daily";
-    if (game.deal_code) {
-      el.playAgain.textContent = gettext("Play this deal again");
-      el.playAgain.onclick = () => this.startAnother("code", game.deal_code, el.playAgain);
-    } else if (game.mode === "daily") {
-      el.playAgain.textContent = gettext("Replay today's deal (practice)");
-      el.playAgain.onclick = () => this.startAnother("daily", undefined, el.playAgain);
-    }
-    el.result.hidden = false;
-    el.result.focus({ preventScroll: true });
-    el.result.scrollIntoView({ behavior: smoothScroll(), block: "nearest" });
   }
 
   // ---- sharing a daily result ----
