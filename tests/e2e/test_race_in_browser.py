@@ -61,3 +61,21 @@ def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: P
         expect(standings).to_have_count(2)
         expect(standings.first).to_have_attribute("data-player", str(friend_id))  # fewer piles left
     expect(host.get_by_test_id("rematch")).to_be_visible()
+
+
+def test_a_racer_who_left_the_lobby_takes_a_seat_again_without_reloading(page: Page, other_player_page: Page):
+    host, friend = page, other_player_page
+    host.goto("/")
+    host.get_by_test_id("race-a-friend").click()
+    host.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
+    friend.goto(host.get_by_test_id("invite-link").input_value())
+    expect(friend.get_by_test_id("racer")).to_have_count(2)
+    friend_id = me(friend)
+
+    friend.get_by_test_id("leave").click()
+    expect(host.get_by_test_id("racer")).to_have_count(1)
+    friend.get_by_test_id("take-seat").click()
+
+    expect(racer_card(host, friend_id)).to_have_attribute("data-connected", "true")
+    expect(friend.get_by_test_id("ready")).to_be_visible()
+    expect(friend.get_by_test_id("take-seat")).to_be_hidden()

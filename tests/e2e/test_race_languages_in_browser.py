@@ -42,6 +42,9 @@ def test_racers_in_persian_and_english_each_see_the_others_progress_live(
         friend.goto(host.get_by_test_id("invite-link").input_value())
         expect(friend.get_by_test_id("racer")).to_have_count(2)
         host_id, friend_id = me(host), me(friend)
+        expect(host.get_by_test_id("settings-form")).to_be_visible()
+        for page in (host, friend):  # the host's lobby, with its settings, fits a phone too
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
         friend.get_by_test_id("ready").click()
         expect(racer_card(host, friend_id)).to_have_attribute("data-ready", "true")
@@ -58,3 +61,12 @@ def test_racers_in_persian_and_english_each_see_the_others_progress_live(
             expect_the_pages_direction(page, language)
             piles_shown = racer_card(page, other_racer).get_by_test_id("racer-piles")
             expect(piles_shown).to_have_text("\u06f5\u06f1" if language == "fa" else "51")  # 51 in Persian digits
+
+        for page in (host, friend):
+            page.get_by_test_id("end-game").click()
+            page.get_by_test_id("ask-yes").click()
+        for page, language in ((host, host_language), (friend, friend_language)):
+            first = page.get_by_test_id("standing").first
+            expect(first).to_be_visible()
+            digits = first.locator("td").evaluate_all("cells => [cells[0].textContent, cells[3].textContent]")
+            assert digits == (["\u06f1", "\u06f5\u06f1"] if language == "fa" else ["1", "51"])  # place, piles left

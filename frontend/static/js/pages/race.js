@@ -53,6 +53,7 @@ class RacePage {
       start: byTestId("start"),
       rematch: byTestId("rematch"),
       leave: byTestId("leave"),
+      takeSeat: byTestId("take-seat"),
       settingsForm: byTestId("settings-form"),
       timeLimit: byTestId("time-limit"),
       dealCode: byTestId("deal-code-input"),
@@ -137,11 +138,28 @@ class RacePage {
       this.send({ t: "ghost", game });
     });
     el.ghostClear.addEventListener("click", () => this.send({ t: "ghost", game: null }));
+    el.takeSeat.addEventListener("click", () => this.takeSeat());
     el.copyInvite.addEventListener("click", () => this.copyInvite());
   }
 
   send(command) {
+    this.say(""); // an earlier refusal is about an earlier command
     if (!this.link.send(command)) this.say(gettext("Not connected: trying again…"));
+  }
+
+  /** Back into the lobby's racers after watching a round or leaving it: a seat, then a socket that counts it. */
+  async takeSeat() {
+    this.el.takeSeat.disabled = true;
+    try {
+      const room = await joinRace(this.code);
+      const seated = room.racers.some((entry) => !entry.ghost && entry.player === this.me && !entry.left);
+      if (!seated) this.say(gettext("No seat for you this round: the room is full, or the host removed you."));
+      this.link.reconnect();
+    } catch (error) {
+      this.say(error.message);
+    } finally {
+      this.el.takeSeat.disabled = false;
+    }
   }
 
   say(text) {
@@ -300,6 +318,8 @@ class RacePage {
       deal,
     });
     if (document.activeElement !== this.el.timeLimit) this.el.timeLimit.value = String(room.time_limit);
+    // A rematch deals afresh: the code box must not keep showing the last round's code.
+    if (!room.deal_picked && document.activeElement !== this.el.dealCode) this.el.dealCode.value = "";
     this.renderTrack();
     this.renderControls();
     if (room.state === "finished" && room.standings) this.showStandings(room.standings);
@@ -323,6 +343,7 @@ class RacePage {
     el.start.hidden = !(lobby && host);
     el.rematch.hidden = !(room.state === "finished" && host);
     el.leave.hidden = !mine || room.state === "finished";
+    el.takeSeat.hidden = !(lobby && !mine && this.me !== null); // the server says whether a seat is free
     el.settingsForm.hidden = !(lobby && host);
     el.ghostForm.hidden = !(lobby && host);
     el.ghostClear.hidden = !room.racers.some((entry) => entry.ghost);
@@ -460,11 +481,11 @@ class RacePage {
         replayCell.append(link);
       }
       row.append(
-        element("td", "", String(entry.place)),
+        element("td", "", localDigits(entry.place)),
         name,
         element("td", "", result),
-        element("td", "num", String(entry.piles)),
-        element("td", "num", String(entry.score)),
+        element("td", "num", localDigits(entry.piles)),
+        element("td", "num", localDigits(entry.score)),
         replayCell,
       );
       return row;
