@@ -109,3 +109,14 @@ def test_a_player_who_turns_watching_off_on_the_account_page_cannot_be_watched(
     expect(toggle).to_have_attribute("aria-checked", "false")
     other_player_page.goto(f"/watch/{game}")
     expect(other_player_page.get_by_test_id("status")).to_contain_text("does not let others watch their games")
+
+
+def test_a_visitor_opens_the_live_list_without_a_failed_request(other_player_page: Page) -> None:
+    visitor = other_player_page  # no cookies yet: not a player
+    failed: list[str] = []
+    visitor.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
+    visitor.goto("/live")
+    expect(visitor.get_by_test_id("connection")).to_have_attribute("data-state", "live")
+    visitor.wait_for_load_state("networkidle")
+    expect(visitor.get_by_test_id("watchable-toggle")).to_be_hidden()  # a visitor has no setting
+    assert failed == []

@@ -18,6 +18,7 @@ export class WatchSetting {
 
   async start() {
     this.toggle.addEventListener("click", () => this.flip());
+    if (!document.body.dataset.player) return; // the page was drawn for a visitor: nothing to ask
     try {
       this.show((await getWatchSetting()).watchable);
       this.box.hidden = false;
