@@ -78,6 +78,17 @@ def test_pages_carry_a_content_security_policy_without_inline_scripts(client):
     assert "frame-ancestors 'none'" in policy
 
 
+def directive(policy: str, name: str) -> str:
+    return next(part.strip() for part in policy.split(";") if part.strip().startswith(name + " "))
+
+
+def test_the_api_docs_page_may_have_inline_styles_for_swagger_ui_but_never_inline_scripts(client):
+    policy = client.get("/api/docs/")["Content-Security-Policy"]
+    assert directive(policy, "style-src") == "style-src 'self' 'unsafe-inline'"
+    assert directive(policy, "script-src") == "script-src 'self'"
+    assert "unsafe-inline" not in client.get("/api/schema/")["Content-Security-Policy"]
+
+
 def test_pages_deny_framing_and_keep_referrers_on_the_site(client):
     response = client.get("/")
     assert response["X-Frame-Options"] == "DENY"
