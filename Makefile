@@ -32,12 +32,14 @@ run: $(VENV)/.installed-run translations
 
 # Production settings on this machine: PROCESSES Daphne processes (default 2) from port 8001, against
 # DATABASE_URL and REDIS_URL, e.g. make serve-prod DATABASE_URL=postgres://… REDIS_URL=redis://… (docs/deploy.md).
-serve-prod: $(VENV)/.installed-run
+serve-prod: $(VENV)/.installed-run check-gettext
 	deploy/serve-prod.sh
 
+# nginx and openssl: a test runs the shipped deploy/nginx.conf in front of the site (tests/faults).
 check-system-deps: check-gettext
-	@command -v node >/dev/null && command -v npm >/dev/null && command -v chromium >/dev/null || \
-		( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs npm chromium )
+	@command -v node >/dev/null && command -v npm >/dev/null && command -v chromium >/dev/null && \
+		{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } && command -v openssl >/dev/null || \
+		( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs npm chromium nginx-light openssl )
 
 # GNU gettext compiles the .po catalogues (locale/) into the .mo files Django reads; they are built, never committed.
 check-gettext:

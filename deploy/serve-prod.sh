@@ -25,6 +25,7 @@ export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"  # on loopback no proxy t
 export LOG_FORMAT="${LOG_FORMAT:-json}"
 
 .venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py compilemessages --ignore=.venv --ignore=node_modules --verbosity 0  # Persian pages
 .venv/bin/python manage.py collectstatic --noinput --verbosity 0
 .venv/bin/python manage.py certify_daily_deals
 

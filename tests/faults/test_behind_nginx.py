@@ -1,0 +1,162 @@
+"""The shipped deploy/nginx.conf in front of two production Daphne processes, as docs/deploy.md sets it
+up: pages, the API, /healthz and the sockets answer through it over TLS, plain HTTP is sent to HTTPS,
+and a body over its limit gets the API's JSON refusal. The config is the repository's own file with
+only its certificate paths, listening ports and upstream ports changed.
+
+Under CI a missing nginx or openssl fails this test; elsewhere it is skipped."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import ssl
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+
+from bench.cluster import Daphne, free_port
+from tests.conftest import need_service
+from tests.faults.conftest import production_cluster
+
+pytestmark = pytest.mark.services
+
+CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
+HOST = "accordion.example"  # the config's server_name
+START_TIMEOUT_S = 10
+
+
+def site_config(*, workdir: Path, https_port: int, http_port: int, daphnes: list[Daphne]) -> str:
+    """deploy/nginx.conf with this machine's certificate, ports and Daphne processes in it."""
+    text = CONFIG.read_text()
+    replacements = {
+        f"/etc/letsencrypt/live/{HOST}/fullchain.pem": str(workdir / "cert.pem"),
+        f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(workdir / "key.pem"),
+        "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
+        "listen 80;": f"listen 127.0.0.1:{http_port};",
+        "server 127.0.0.1:8001;": f"server 127.0.0.1:{daphnes[0].port};",
+        "server 127.0.0.1:8002;": f"server 127.0.0.1:{daphnes[1].port};",
+    }
+    for shipped, local in replacements.items():
+        assert shipped in text, f"deploy/nginx.conf no longer has {shipped!r}: update this test with it"
+        text = text.replace(shipped, local)
+    return text
+
+
+@contextmanager
+def nginx_in_front(workdir: Path, daphnes: list[Daphne]) -> Iterator[tuple[int, int]]:
+    """nginx, run as this user with a prefix of its own, serving the shipped config; yields its HTTPS and
+    HTTP ports."""
+    nginx, openssl = shutil.which("nginx") or "/usr/sbin/nginx", shutil.which("openssl")
+    if not Path(nginx).exists() or openssl is None:
+        need_service("nginx and openssl are needed to run deploy/nginx.conf (make test installs them)")
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={HOST}"]
+        + ["-keyout", str(workdir / "key.pem"), "-out", str(workdir / "cert.pem")],
+        check=True,
+        capture_output=True,
+    )
+    https_port, http_port = free_port(), free_port()
+    (workdir / "site.conf").write_text(
+        site_config(workdir=workdir, https_port=https_port, http_port=http_port, daphnes=daphnes)
+    )
+    temp = " ".join(
+        f"{kind}_temp_path {workdir / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    (workdir / "nginx.conf").write_text(
+        f"pid {workdir / 'nginx.pid'};\nerror_log {workdir / 'nginx-error.log'};\nevents {{}}\n"
+        f"http {{ access_log off; {temp} include {workdir / 'site.conf'}; }}\n"
+    )
+    server = subprocess.Popen(
+        [nginx, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=(workdir / "nginx-start.log").open("wb"),
+    )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _listening(https_port):
+            assert server.poll() is None, (workdir / "nginx-start.log").read_text()
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.05)
+        yield https_port, http_port
+    finally:
+        server.terminate()
+        server.wait(timeout=START_TIMEOUT_S)
+
+
+def _listening(port: int) -> bool:
+    try:
+        http.client.HTTPConnection("127.0.0.1", port, timeout=1).connect()
+    except OSError:
+        return False
+    return True
+
+
+def tls() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # the test's own certificate
+    return context
+
+
+def ask(port: int, method: str, path: str, body: bytes | None = None) -> http.client.HTTPResponse:
+    connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=tls())
+    headers = {"Host": HOST, "Content-Type": "application/json", "Origin": f"https://{HOST}"}
+    connection.request(method, path, body=body, headers=headers)
+    return connection.getresponse()
+
+
+async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tls(tmp_path: Path, redis_url: str):
+    settings = {"ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "1", "NUM_PROXIES": "1"}
+    with (
+        production_cluster(tmp_path, redis_url=redis_url, extra_env=settings) as daphnes,
+        nginx_in_front(tmp_path, daphnes) as (https_port, http_port),
+    ):
+        health = ask(https_port, "GET", "/healthz")
+        assert health.status == 200 and json.loads(health.read())["status"] == "ok"
+        page = ask(https_port, "GET", "/")
+        assert page.status == 200 and "Strict-Transport-Security" in page.headers
+        cookie = page.headers["Set-Cookie"].split(";")[0]
+
+        plain = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
+        plain.request("GET", "/daily", headers={"Host": HOST})
+        assert plain.getresponse().getheader("Location") == f"https://{HOST}/daily"
+
+        too_large = ask(https_port, "POST", "/api/games", body=b"{" + b" " * 100_000 + b"}")
+        assert too_large.status == 413 and json.loads(too_large.read())["code"] == "too_large"
+
+        # A game started through nginx (the CSRF cookie from the page), then its socket through nginx.
+        connection = http.client.HTTPSConnection("127.0.0.1", https_port, timeout=10, context=tls())
+        token = cookie.partition("=")[2] if cookie.startswith("csrftoken=") else ""
+        connection.request(
+            "POST",
+            "/api/games",
+            body=json.dumps({"mode": "new"}),
+            headers={
+                "Host": HOST,
+                "Content-Type": "application/json",
+                "Cookie": cookie,
+                "X-CSRFToken": token,
+                "Referer": f"https://{HOST}/",
+            },
+        )
+        started = connection.getresponse()
+        game = json.loads(started.read())
+        assert started.status == 201, game
+        session = "; ".join(header.split(";")[0] for header in started.headers.get_all("Set-Cookie") or [])
+        async with connect(
+            f"wss://{HOST}:{https_port}{game['ws']}",
+            host="127.0.0.1",
+            port=https_port,
+            ssl=tls(),
+            server_hostname=HOST,
+            origin=f"https://{HOST}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"{cookie}; {session}"},
+        ) as socket:
+            first = json.loads(await socket.recv())
+            assert first["t"] == "state" and first["game"]["id"] == game["id"]
