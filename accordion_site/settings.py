@@ -35,7 +35,14 @@ DEBUG = env_bool("DEBUG", False)
 
 _DEVELOPMENT_SECRET_KEY = "development-only-secret-key-never-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEVELOPMENT_SECRET_KEY if DEBUG else "")
-if not DEBUG and (not SECRET_KEY or SECRET_KEY == _DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50):
+# deploy/accordion-live.env.example's placeholders start so: a copied example must not run as is.
+_PLACEHOLDER = "change-me"
+if not DEBUG and (
+    not SECRET_KEY
+    or SECRET_KEY == _DEVELOPMENT_SECRET_KEY
+    or len(SECRET_KEY) < 50
+    or SECRET_KEY.startswith(_PLACEHOLDER)
+):
     raise ImproperlyConfigured("Set SECRET_KEY (at least 50 random characters) when DEBUG is off.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
@@ -170,7 +177,7 @@ RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
 DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
 if not DAILY_SECRET and DEBUG:
     DAILY_SECRET = hashlib.sha256(f"daily-secret:{SECRET_KEY}".encode()).hexdigest()
-if len(DAILY_SECRET) < 32:
+if len(DAILY_SECRET) < 32 or DAILY_SECRET.startswith(_PLACEHOLDER):
     raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
 # New guest players from one client address (games.throttles.GuestCreationThrottle), as a DRF rate.
 GUEST_CREATION_RATE = os.environ.get("GUEST_CREATION_RATE", "6/hour")
@@ -299,7 +306,9 @@ HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
 
 # LOG_FORMAT=json writes one JSON object a line with the request id, player and game of the request or
 # socket (accordion_site/logs.py), for a log collector; plain text is for people.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json")
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json").strip().lower()
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or plain, not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -35,6 +35,26 @@ def test_production_refuses_to_start_without_a_real_secret_key():
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
 
 
+def test_production_refuses_to_start_with_the_example_files_placeholder_secrets():
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / "deploy" / "accordion-live.env.example").read_text().splitlines()
+        if line.startswith(("SECRET_KEY=", "DAILY_SECRET="))
+    )
+    real = {"SECRET_KEY": secrets.token_urlsafe(60), "DAILY_SECRET": secrets.token_hex(32)}
+    for placeholder in ("SECRET_KEY", "DAILY_SECRET"):
+        values = {**real, placeholder: example[placeholder]}
+        result = manage("check", DEBUG="0", ALLOWED_HOSTS="accordion.example", **values)
+        assert result.returncode != 0 and placeholder in result.stderr
+
+
 def test_production_refuses_to_start_without_a_daily_secret():
     result = manage("check", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), ALLOWED_HOSTS="accordion.example")
     assert result.returncode != 0 and "DAILY_SECRET" in result.stderr
+
+
+def test_the_log_format_is_read_whatever_its_case_and_a_wrong_one_is_named():
+    production = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(60), "DAILY_SECRET": secrets.token_hex(32)}
+    assert manage("check", ALLOWED_HOSTS="accordion.example", LOG_FORMAT="JSON", **production).returncode == 0
+    wrong = manage("check", ALLOWED_HOSTS="accordion.example", LOG_FORMAT="xml", **production)
+    assert wrong.returncode != 0 and "LOG_FORMAT is json or plain, not 'xml'" in wrong.stderr
