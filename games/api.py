@@ -105,12 +105,14 @@ def _visible_game(request: Request, *, game_id: int, now: datetime.datetime) -> 
     """The game, if the session may read it now; a ranked attempt whose day is over is closed first.
     Staff (the Django admin's users) read any finished game: they review flagged results on the day."""
     game = selectors.game_get(game_id=game_id)
-    staff_review = bool(getattr(request.user, "is_staff", False)) and game.status == Game.Status.FINISHED
-    if not staff_review and not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
-        raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
+    # Closed first, whoever reads it: an attempt whose day is over is finished, and so a replay anyone
+    # may see, and it joins its day's board.
     if selectors.attempt_day_over(game=game, today=now.date()):
         services.game_close_if_day_over(game_id=game_id, now=now)
         game = selectors.game_get(game_id=game_id)
+    staff_review = bool(getattr(request.user, "is_staff", False)) and game.status == Game.Status.FINISHED
+    if not staff_review and not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
+        raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
     return game
 
 

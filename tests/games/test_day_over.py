@@ -9,6 +9,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Player
@@ -75,6 +76,13 @@ def test_over_the_api_the_late_finish_gets_a_409_and_the_game_shows_its_closed_r
 def test_reading_an_attempt_whose_day_is_over_closes_it(player, midnight):
     game = attempt_in_play(player, started=midnight - datetime.timedelta(hours=3))
     assert player_client(player).get(f"/api/games/{game.pk}").json()["status"] == "finished"
+    assert DailyEntry.objects.filter(game=game).exists()
+
+
+def test_anyones_read_of_an_attempt_whose_day_is_over_closes_it_and_shows_the_replay(player, midnight):
+    game = attempt_in_play(player, started=midnight - datetime.timedelta(hours=3))
+    shown = Client().get(f"/api/games/{game.pk}")  # a visitor, not the attempt's player
+    assert shown.status_code == 200 and shown.json()["status"] == "finished"
     assert DailyEntry.objects.filter(game=game).exists()
 
 
