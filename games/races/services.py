@@ -21,7 +21,7 @@ from accounts.models import Player
 from games import engine
 from games import selectors as game_selectors
 from games import services as game_services
-from games.errors import GameError
+from games.errors import GameError, GameNotFound
 from games.models import Game
 
 from .errors import (
@@ -142,6 +142,9 @@ def _deal_code(text: str | None) -> str:
 def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
     """A finished game `player` may see, to race as a ghost (the spoiler rule holds for ghosts too)."""
     game = game_selectors.game_get(game_id=game_id)
+    if game.status != Game.Status.FINISHED and game.player_id != player.pk:
+        # As the game API answers: someone else's game in play is no game the player can see.
+        raise GameNotFound(gettext("there is no game %(game)s you can see") % {"game": game_id})
     if game.status != Game.Status.FINISHED:
         raise RaceError(
             gettext("game %(game)s is still being played: only a finished game can be a ghost") % {"game": game_id}

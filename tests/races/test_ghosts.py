@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from accounts.models import Player
+from games.errors import GameNotFound
 from games.models import Game
 from games.races import services
 from games.races.errors import SpoilerWithheld
@@ -92,8 +93,14 @@ def test_a_ghost_slower_than_the_time_limit_is_cut_there(host, ghost_game):
 
 
 def test_a_game_still_being_played_cannot_be_a_ghost(host, friend):
+    own, _ = game_start(player=host, mode="new", now=NOON)
+    with pytest.raises(services.RaceError, match="still being played"):
+        services.room_create(host=host, ghost_game_id=own.pk, now=NOON)
+
+
+def test_someone_elses_game_in_play_is_no_game_the_host_can_see(host, friend):
     game, _ = game_start(player=friend, mode="new", now=NOON)
-    with pytest.raises(services.RaceError):
+    with pytest.raises(GameNotFound, match="no game"):  # not "still being played": that would tell
         services.room_create(host=host, ghost_game_id=game.pk, now=NOON)
 
 
