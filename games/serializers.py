@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accordion_site.serializers import ClosedInputSerializer
+from accordion_site.serializers import ClosedInputSerializer, StrictBooleanField, StrictCharField
 
 from . import engine
 from .models import Game, GameEvent
@@ -18,7 +18,7 @@ from .selectors import DailyStanding, game_daily_standing, hints_open
 class GameStartInputSerializer(ClosedInputSerializer):
     # Race games are started by their race room, never by this endpoint; a daily game is always today's.
     mode = serializers.ChoiceField(choices=[Game.Mode.DAILY, Game.Mode.NEW, Game.Mode.CODE])
-    code = serializers.CharField(required=False, max_length=32, help_text="A deal code, for mode 'code'.")
+    code = StrictCharField(required=False, max_length=32, help_text="A deal code, for mode 'code'.")
 
 
 class GameFinishInputSerializer(ClosedInputSerializer):
@@ -135,8 +135,8 @@ def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
     return GameSerializer(game, context={"now": now}).data  # type: ignore[no-any-return]
 
 
-class HintInputSerializer(serializers.Serializer):
-    accept_unranked = serializers.BooleanField(
+class HintInputSerializer(ClosedInputSerializer):
+    accept_unranked = StrictBooleanField(
         default=False, help_text="Needed for a ranked game: a hint makes it unranked for good."
     )
 
@@ -196,7 +196,11 @@ class GameEventSerializer(serializers.Serializer):
 
 class GameEventsInputSerializer(serializers.Serializer):
     after = serializers.RegexField(
-        r"\A[0-9]{1,9}\Z", required=False, default="0", help_text="Only the events after this version."
+        r"\A[0-9]{1,9}\Z",
+        required=False,
+        default="0",
+        trim_whitespace=False,  # "?after=+2" (a space) is refused, not read as 2
+        help_text="Only the events after this version.",
     )
 
 

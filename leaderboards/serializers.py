@@ -11,8 +11,13 @@ DATE_PATTERN = r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
 
 
 class LeaderboardQuerySerializer(serializers.Serializer):
+    # Not trimmed: "?page=+2" (a space) is refused, not read as 2. An empty "?page=" counts as absent.
     page = serializers.RegexField(
-        PAGE_PATTERN, required=False, default="1", help_text="1-based page of 50 entries (digits 0-9)."
+        PAGE_PATTERN,
+        required=False,
+        default="1",
+        trim_whitespace=False,
+        help_text="1-based page of 50 entries (digits 0-9).",
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accordion_site.serializers import ClosedInputSerializer
+from accordion_site.serializers import ClosedInputSerializer, StrictCharField
 
 from .models import Room
 from .services import MAX_TIME_LIMIT, MIN_TIME_LIMIT
@@ -16,7 +16,7 @@ _GAME_ID_MAX = 2**63 - 1
 
 
 class RaceCreateInputSerializer(ClosedInputSerializer):
-    code = serializers.CharField(
+    code = StrictCharField(
         required=False, allow_blank=True, max_length=32, help_text="A deal code to race; a fresh deal otherwise."
     )
     time_limit = serializers.IntegerField(

@@ -145,6 +145,11 @@ def test_an_unknown_mode_is_a_400_naming_the_field(client):
     assert status == 400 and error["error"].startswith("mode:")
 
 
+def test_a_deal_code_that_is_a_number_is_a_400_naming_the_field(client):
+    status, error = post(client, "/api/games", {"mode": "code", "code": 12345678})
+    assert status == 400 and error["code"] == "invalid" and error["error"].startswith("code:")
+
+
 def test_a_huge_body_is_refused_with_413(client, winning_game):
     game = start(client, mode="code", code=winning_game["deal_code"])
     status, error = post(client, f"/api/games/{game['id']}/finish", {"moves": [[1, 0]] * 20000})

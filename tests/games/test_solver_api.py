@@ -145,6 +145,14 @@ def test_a_won_game_has_nothing_to_regret(client, winning_game):
     assert found["first_losing_move"] is None and found["line_from_there"] is None
 
 
+@pytest.mark.parametrize("consent", ["yes", 1, "true"])
+def test_consent_to_an_unranked_hint_is_json_true_only(client, consent):
+    game = start(client, mode="daily")
+    status, error = post(client, f"/api/games/{game['id']}/hint", {"accept_unranked": consent})
+    assert status == 400 and error["code"] == "invalid" and error["error"].startswith("accept_unranked")
+    assert client.get(f"/api/games/{game['id']}").json()["ranked"] is True
+
+
 def test_a_game_says_whether_hints_may_be_asked_for_it(client, winning_game):
     ranked = start(client, mode="daily")
     assert ranked["hints_open"] is True  # with consent: the hint makes it unranked

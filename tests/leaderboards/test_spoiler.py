@@ -54,7 +54,7 @@ def test_events_come_after_a_version_in_pages(finish_daily, visitor, monkeypatch
     assert [event["v"] for event in last["events"]] == [5] and last["more"] is False
 
 
-@pytest.mark.parametrize("after", ["-1", "x", "\u0663", "1" * 12])
+@pytest.mark.parametrize("after", ["-1", "x", "\u0663", "1" * 12, "+2"])
 def test_a_bad_version_to_read_after_is_a_400(finish_daily, visitor, after):
     game = finish_daily("ada")
     status, answer = get(visitor, f"/api/games/{game.pk}/events?after={after}")
