@@ -130,3 +130,10 @@ def test_two_players_see_the_days_board_in_order_then_one_replays_the_others_gam
     page.get_by_test_id("replay-play").click()
     expect(page.get_by_test_id("replay-controls")).to_have_attribute("data-state", "done", timeout=20_000)
     expect(page.locator(PILE)).to_have_count(50)
+
+    # Grace's game, read by Ada: its notes speak of Grace, and nothing calls today's deal practice.
+    graces_game = re.search(r"/games/(\d+)/replay$", page.url)
+    assert graces_game is not None
+    page.goto(f"/games/{graces_game[1]}")
+    expect(page.get_by_test_id("result")).to_contain_text(f"{grace} is number 1 of 2 on the day's leaderboard.")
+    expect(page.locator('[data-role="play-again"]')).to_have_text("Play today's daily deal")

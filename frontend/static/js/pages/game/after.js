@@ -146,7 +146,13 @@ export class AfterGame {
       el.playAgain.textContent = gettext("Play this deal again");
       el.playAgain.onclick = () => this.startAnother("code", game.deal_code, el.playAgain);
     } else if (game.mode === "daily") {
-      el.playAgain.textContent = gettext("Replay today's deal (practice)");
+      // Practice only when this is the player's own game of today's deal: anyone else's, or another
+      // day's, leads to today's deal, which may be the reader's ranked attempt.
+      const today = (game.server_now ?? new Date().toISOString()).slice(0, 10);
+      el.playAgain.textContent =
+        !this.owner && game.daily_date === today
+          ? gettext("Replay today's deal (practice)")
+          : gettext("Play today's daily deal");
       el.playAgain.onclick = () => this.startAnother("daily", undefined, el.playAgain);
     }
     el.result.hidden = false;
@@ -159,13 +165,18 @@ export class AfterGame {
     const el = this.el;
     const game = this.game;
     let note = "";
+    const owner = this.owner; // someone else's game: its notes speak of them, not of the reader
     if (typeof result.rank === "number") {
-      note = interpolate(gettext("You are number %(rank)s of %(of)s on the day's leaderboard."), {
-        rank: result.rank,
-        of: result.of ?? result.rank,
-      });
+      const words = owner
+        ? gettext("%(player)s is number %(rank)s of %(of)s on the day's leaderboard.")
+        : gettext("You are number %(rank)s of %(of)s on the day's leaderboard.");
+      note = interpolate(words, { player: owner, rank: result.rank, of: result.of ?? result.rank });
     } else if (result.review === "pending") {
-      note = gettext("Your result is held for review: its timing looked too fast for a hand. It joins the leaderboard if staff clear it.");
+      note = owner
+        ? interpolate(gettext("%(player)s's result is held for review: its timing looked too fast for a hand."), {
+            player: owner,
+          })
+        : gettext("Your result is held for review: its timing looked too fast for a hand. It joins the leaderboard if staff clear it.");
     } else if (this.hinted && !game.ranked) {
       note = gettext("A hint was used: this game does not count on any leaderboard.");
     } else if (game.practice_reason === "address_limit") {
