@@ -1,8 +1,8 @@
 // "Pick a name for the leaderboard": one field and a button, offered after a game to a guest who still
 // has the nickname generated for them. No sign-up: it only renames the player (PATCH /api/me).
 //
-//   import { offerNickname } from "./name_offer.js";
 //   offerNickname(resultPanel, { onSaved: (me) => … });   // draws nothing for accounts or chosen names
+// (pages/game/after.js draws it under a game's result)
 
 import { getMe, renameMe } from "./api.js";
 import { gettext } from "./i18n.js";
