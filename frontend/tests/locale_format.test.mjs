@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { formatDate, formatNumber, localDigits, toJalali } from "../static/js/locale_format.js";
+import { calendarMonth, firstWeekday, formatDate, formatNumber, localDigits, toJalali } from "../static/js/locale_format.js";
 
 test("Nowruz 1403 fell on 20 March 2024", () => {
   assert.deepEqual(toJalali(2024, 3, 20), [1403, 1, 1]);
@@ -51,4 +51,14 @@ test("a Persian date shows the Solar Hijri date beside the Gregorian one", () =>
 
 test("an English date is the Gregorian date alone", () => {
   assert.equal(formatDate("2026-11-30", "en"), "30 Nov 2026");
+});
+
+test("a calendar's months are Solar Hijri in Persian and Gregorian in English", () => {
+  // 21 November 2026 is 30 Aban 1405; 22 November is 1 Azar.
+  assert.equal(calendarMonth("2026-11-21", "fa").title, "آبان ۱۴۰۵");
+  assert.equal(calendarMonth("2026-11-22", "fa").title, "آذر ۱۴۰۵");
+  assert.notEqual(calendarMonth("2026-11-21", "fa").key, calendarMonth("2026-11-22", "fa").key);
+  assert.equal(calendarMonth("2026-11-21", "en").key, calendarMonth("2026-11-22", "en").key);
+  assert.equal(calendarMonth("2026-11-22", "en").title, "November 2026");
+  assert.deepEqual([firstWeekday("fa"), firstWeekday("en")], [6, 1]); // Saturday, Monday
 });

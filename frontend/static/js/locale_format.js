@@ -71,3 +71,24 @@ export function formatDate(isoDate, language = pageLanguage()) {
   const [jalaliYear, jalaliMonth, jalaliDay] = toJalali(year, month, day);
   return localDigits(`${jalaliDay} ${JALALI_MONTHS[jalaliMonth - 1]} ${jalaliYear} (${gregorian})`, language);
 }
+
+/**
+ * The calendar month a UTC date ("2026-11-30") belongs to on the page: a Solar Hijri month in Persian
+ * ("آذر ۱۴۰۵"), a Gregorian one in English ("November 2026"). `key` tells months apart.
+ */
+export function calendarMonth(isoDate, language = pageLanguage()) {
+  const [year, month, day] = isoDate.slice(0, 10).split("-").map(Number);
+  if (language !== "fa") {
+    const title = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+      new Date(Date.UTC(year, month - 1, day)),
+    );
+    return { key: `${year}-${month}`, title };
+  }
+  const [jalaliYear, jalaliMonth] = toJalali(year, month, day);
+  return { key: `${jalaliYear}-${jalaliMonth}`, title: localDigits(`${JALALI_MONTHS[jalaliMonth - 1]} ${jalaliYear}`, language) };
+}
+
+/** The day a calendar's weeks start on (0 Sunday … 6 Saturday): Saturday in Persian, Monday in English. */
+export function firstWeekday(language = pageLanguage()) {
+  return language === "fa" ? 6 : 1;
+}

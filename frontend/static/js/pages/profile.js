@@ -5,7 +5,7 @@ import { getProfile } from "../api.js";
 import { formatDuration } from "../clock.js";
 import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
-import { formatDate as formatDay, formatNumber } from "../locale_format.js";
+import { calendarMonth, firstWeekday, formatDate as formatDay, formatNumber } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
 
 const BEST_SCORE = 2210; // 510 for the piles + 500 for the win + 1200 time bonus
@@ -117,10 +117,10 @@ function isoDate(date) {
   return date.toISOString().slice(0, 10);
 }
 
-function weekdayNames() {
-  // 2024-01-01 was a Monday: the calendar's weeks start on Monday, as ISO weeks do.
+function weekdayNames(start) {
+  // 2023-12-31 was a Sunday: day `start + i` after it names the calendar's i-th column.
   const format = new Intl.DateTimeFormat(locale(), { weekday: "narrow", timeZone: "UTC" });
-  return Array.from({ length: 7 }, (_, day) => format.format(new Date(Date.UTC(2024, 0, 1 + day))));
+  return Array.from({ length: 7 }, (_, day) => format.format(new Date(Date.UTC(2023, 11, 31 + start + day))));
 }
 
 function dayCell(date, result) {
@@ -140,29 +140,30 @@ function dayCell(date, result) {
 }
 
 function drawCalendar(container, calendar) {
+  // Months and weeks as the page's calendar has them: Solar Hijri months from Saturday in Persian,
+  // Gregorian months from Monday in English.
   container.replaceChildren();
   const results = new Map(calendar.days.map((day) => [day.date, { ...day, url: gamePageUrl(day.game) }]));
-  const names = weekdayNames();
-  const first = new Date(`${calendar.first_day}T00:00:00Z`);
+  const start = firstWeekday();
+  const names = weekdayNames(start);
   const last = new Date(`${calendar.last_day}T00:00:00Z`);
-  for (let month = first; month <= last; month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))) {
-    const block = element("section", { className: "month" });
-    block.append(
-      element("h3", {
-        className: "month-name",
-        text: new Intl.DateTimeFormat(locale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(month),
-      }),
-    );
-    const grid = element("div", { className: "month-grid" });
-    for (const name of names) grid.append(element("span", { className: "weekday", text: name, attrs: { "aria-hidden": "true" } }));
-    const blanks = (month.getUTCDay() + 6) % 7; // Monday first
-    for (let i = 0; i < blanks; i += 1) grid.append(element("span", { className: "day blank", attrs: { "aria-hidden": "true" } }));
-    for (let day = new Date(month); day.getUTCMonth() === month.getUTCMonth() && day <= last; day = new Date(day.getTime() + 86_400_000)) {
-      const date = isoDate(day);
-      grid.append(dayCell(date, results.get(date)));
+  let grid = null;
+  let monthKey = null;
+  for (let day = new Date(`${calendar.first_day}T00:00:00Z`); day <= last; day = new Date(day.getTime() + 86_400_000)) {
+    const date = isoDate(day);
+    const month = calendarMonth(date);
+    if (month.key !== monthKey) {
+      monthKey = month.key;
+      const block = element("section", { className: "month" });
+      block.append(element("h3", { className: "month-name", text: month.title }));
+      grid = element("div", { className: "month-grid" });
+      for (const name of names) grid.append(element("span", { className: "weekday", text: name, attrs: { "aria-hidden": "true" } }));
+      const blanks = (day.getUTCDay() - start + 7) % 7;
+      for (let i = 0; i < blanks; i += 1) grid.append(element("span", { className: "day blank", attrs: { "aria-hidden": "true" } }));
+      block.append(grid);
+      container.append(block);
     }
-    block.append(grid);
-    container.append(block);
+    grid.append(dayCell(date, results.get(date)));
   }
 }
 
