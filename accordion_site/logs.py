@@ -68,9 +68,21 @@ def _incoming_request_id(value: str | None) -> str:
     return value if value and _REQUEST_ID.match(value) else uuid.uuid4().hex
 
 
+access_logger = logging.getLogger("accordion_site.access")
+
+
+def _log_access(request: HttpRequest, response: HttpResponse, started: float) -> None:
+    """One line a request, in the site's log format (Daphne's own access log is plain text, and off)."""
+    ms = round((time.perf_counter() - started) * 1000, 1)
+    access_logger.info(
+        "%s %s %s", request.method, request.path, response.status_code, extra={"status": response.status_code, "ms": ms}
+    )
+
+
 class RequestLogMiddleware:
     """Sets the request id (the proxy's `X-Request-ID`, or a new one), the session's player and, once the
-    view is known, the game, and answers with `X-Request-ID` so a report can quote it."""
+    view is known, the game; answers with `X-Request-ID` so a report can quote it, and logs the request
+    with its status and duration."""
 
     sync_capable = True
     async_capable = True
@@ -84,15 +96,19 @@ class RequestLogMiddleware:
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
             return self._acall(request)
+        started = time.perf_counter()
         request_id.set(answer_id := _incoming_request_id(request.headers.get("X-Request-ID")))
         response: HttpResponse = self.get_response(request)
         response["X-Request-ID"] = answer_id
+        _log_access(request, response, started)
         return response
 
     async def _acall(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
         request_id.set(answer_id := _incoming_request_id(request.headers.get("X-Request-ID")))
         response: HttpResponse = await self.get_response(request)
         response["X-Request-ID"] = answer_id
+        _log_access(request, response, started)
         return response
 
     def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]) -> None:

@@ -319,5 +319,10 @@ LOGGING = {
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # A JSON line per request (accordion_site/logs.py) for a log collector; in plain text the
+        # development server prints its own line per request already.
+        "accordion_site.access": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+    },
 }

@@ -34,7 +34,7 @@ trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for index in $(seq 0 $((PROCESSES - 1))); do
   .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) --proxy-headers \
     --websocket_timeout 86400 --websocket_connect_timeout 10 --ping-interval 20 --ping-timeout 30 \
-    --http-timeout 30 --websocket-max-message-size 65536 \
+    --http-timeout 30 --websocket-max-message-size 65536 --application-close-timeout 5 --access-log /dev/null \
     accordion_site.asgi:application &
   pids+=($!)
   echo "Daphne $((index + 1)) of $PROCESSES: http://127.0.0.1:$((PORT + index))/ (pid $!)"

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from unittest import mock
 
 import pytest
 import redis
 from django.db import OperationalError
 from django.test import Client
+
+from accordion_site.logs import ContextFilter, JsonFormatter
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +101,16 @@ def test_pages_deny_framing_and_keep_referrers_on_the_site(client):
 
 def test_every_response_names_its_request_id(client):
     assert len(client.get("/api/no-such-thing")["X-Request-ID"]) >= 8
+
+
+def test_each_request_is_one_json_log_line_with_its_ids_status_and_duration(client, player, caplog):
+    caplog.handler.addFilter(ContextFilter())  # as the site's log handler has it
+    with caplog.at_level(logging.INFO, logger="accordion_site.access"):
+        client.get("/api/me", headers={"X-Request-ID": "access-line-test-1"})
+    [record] = [record for record in caplog.records if record.name == "accordion_site.access"]
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "GET /api/me 200" and line["status"] == 200 and line["ms"] >= 0
+    assert line["request_id"] == "access-line-test-1" and line["player_id"] == player.pk
 
 
 def test_a_request_id_from_the_proxy_is_kept(client):
