@@ -75,6 +75,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Request id, player and timing on every log line of the request (accordion_site/logs.py).
     "accordion_site.logs.RequestLogMiddleware",
+    # /healthz for load balancers, ahead of the host check (accordion_site/views.py); it is exempt from
+    # the HTTPS redirect too (SECURE_REDIRECT_EXEMPT).
+    "accordion_site.views.HealthCheckFirst",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -235,6 +238,8 @@ CONTENT_SECURITY_POLICY = {
 }
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
+# A load balancer polls each process's /healthz over plain HTTP: answered, not redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year

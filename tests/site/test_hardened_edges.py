@@ -113,6 +113,15 @@ def test_each_request_is_one_json_log_line_with_its_ids_status_and_duration(clie
     assert line["request_id"] == "access-line-test-1" and line["player_id"] == player.pk
 
 
+def test_a_load_balancer_polls_healthz_by_address_over_plain_http(settings):
+    settings.ALLOWED_HOSTS = ["accordion.example"]
+    settings.SECURE_SSL_REDIRECT = True
+    probe = Client(HTTP_HOST="10.0.0.5:8001")  # a process's own address, not the site's name
+    response = probe.get("/healthz")
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+    assert probe.get("/").status_code == 400  # every other path still checks the host
+
+
 def test_a_request_id_from_the_proxy_is_kept(client):
     response = client.get("/healthz", headers={"X-Request-ID": "proxy-given-id-42"})
     assert response["X-Request-ID"] == "proxy-given-id-42"
