@@ -29,10 +29,12 @@ export LOG_FORMAT="${LOG_FORMAT:-json}"
 .venv/bin/python manage.py collectstatic --noinput --verbosity 0
 .venv/bin/python manage.py certify_daily_deals
 
+# Each Daphne leads a process group of its own, and the whole group is stopped: its solver's worker
+# processes with it, even when the Daphne itself has died (as the unit's KillMode=control-group does).
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
+trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null; done; wait' EXIT INT TERM
 for index in $(seq 0 $((PROCESSES - 1))); do
-  .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) --proxy-headers \
+  setsid .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) --proxy-headers \
     --websocket_timeout 86400 --websocket_connect_timeout 10 --ping-interval 20 --ping-timeout 30 \
     --http-timeout 30 --websocket-max-message-size 65536 --application-close-timeout 5 --access-log /dev/null \
     accordion_site.asgi:application &
