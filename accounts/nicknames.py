@@ -2,10 +2,11 @@
 when two nicknames are the same one.
 
 A nickname is 3 to 20 characters after trimming: letters of any script (with their combining marks),
-digits, `_` and `-`. It is stored in Unicode NFKC form, so full-width or ligature look-alikes become
-plain letters. Two nicknames are the same when their keys are equal: NFKC, case-folded, every decimal
-digit read as its ASCII digit, and the Arabic yeh and kaf read as the Persian ones (keyboards type
-either, and they look the same).
+digits, `_` and `-`, never mixing the Latin, Cyrillic and Greek alphabets (their look-alike letters
+would let "Ada" with a Cyrillic capital A, U+0410, pass for "Ada"). It is stored in Unicode NFKC form,
+so full-width or ligature look-alikes become plain letters. Two nicknames are the same when their
+keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, and the Arabic yeh and
+kaf read as the Persian ones (keyboards type either, and they look the same).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ NICKNAME_MAX_LENGTH = 20
 NICKNAME_KEY_MAX_LENGTH = 80
 
 _SEPARATORS = frozenset("_-")
+# Alphabets with letters that look alike (Latin a, Cyrillic U+0430, Greek U+03B1…): a nickname uses one
+# of them at most, so "Ada" spelt with a Cyrillic capital A cannot pass for "Ada".
+_LOOK_ALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 _PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
 
 
@@ -53,7 +57,15 @@ def nickname_clean(text: str) -> str:
             raise NicknameRuleError(
                 _("a nickname may hold letters, digits, _ and - only, not %(character)r") % {"character": shown}
             )
+    if len(_look_alike_scripts(nickname)) > 1:
+        raise NicknameRuleError(_("a nickname may not mix Latin, Cyrillic and Greek letters: they look alike"))
     return nickname
+
+
+def _look_alike_scripts(nickname: str) -> set[str]:
+    """Which of the look-alike alphabets the nickname's letters come from (by their Unicode names)."""
+    scripts = {unicodedata.name(character, "").split(" ", 1)[0] for character in nickname if character.isalpha()}
+    return scripts & _LOOK_ALIKE_SCRIPTS
 
 
 def nickname_key(nickname: str) -> str:

@@ -57,6 +57,11 @@ def test_a_bad_nickname_is_a_400_with_the_reason(client):
     assert status == 400 and error["code"] == "invalid_nickname" and "letters, digits, _ and -" in error["error"]
 
 
+def test_a_nickname_that_passes_for_anothers_by_mixing_alphabets_is_a_400(client, other_player):
+    status, error = rename(client, "Gr\u0430ce")  # "Grace" with a Cyrillic small a
+    assert status == 400 and error["code"] == "invalid_nickname" and "look alike" in error["error"]
+
+
 @pytest.mark.parametrize("taken", ["Grace", "GRACE", "\uff47\uff52\uff41\uff43\uff45"])
 def test_a_nickname_another_player_has_is_a_400_whatever_its_case_or_width(client, other_player, taken):
     status, error = rename(client, taken)

@@ -11,7 +11,7 @@ from accounts.nicknames import NicknameRuleError, nickname_clean, nickname_key
 
 @pytest.mark.parametrize(
     "nickname",
-    ["Ada", "ada_lovelace-1815", "علیرضا", "مریم۱۳۷۰", "राम", "Ñandú", "x" * 20, "-_-"],
+    ["Ada", "ada_lovelace-1815", "علیرضا", "مریم۱۳۷۰", "राम", "Ñandú", "x" * 20, "-_-", "Олег", "علي-Ali"],
 )
 def test_letters_of_any_script_digits_underscore_and_dash_make_a_nickname(nickname):
     assert nickname_clean(nickname) == nickname
@@ -40,6 +40,8 @@ def test_full_width_letters_are_stored_as_plain_ones():
         ("ab\u200dc", "U+200D"),
         ("Ada🂡", "not '🂡'"),
         ("\u0301Ada", "not"),
+        ("\u0410da", "may not mix Latin, Cyrillic and Greek"),  # "Ada" with a Cyrillic capital A
+        ("\u03a114x", "may not mix"),  # a Greek capital Rho beside a Latin x
     ],
 )
 def test_anything_else_is_refused_with_the_reason(nickname, reason):
