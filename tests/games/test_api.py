@@ -140,6 +140,14 @@ def test_malformed_json_is_a_400_with_a_message(client):
     assert response.status_code == 400 and "JSON" in response.json()["error"]
 
 
+@pytest.mark.parametrize("body", ['{"moves": [[1e999, 0]]}', '{"moves": [[NaN, 0]]}', '{"moves": [[Infinity, 0]]}'])
+def test_a_number_json_cannot_hold_is_a_400_parse_error(client, body):
+    game = start(client, mode="new")
+    response = client.post(f"/api/games/{game['id']}/finish", data=body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "parse_error"
+    assert response.json()["error"].startswith("the body is not valid JSON")
+
+
 def test_an_unknown_mode_is_a_400_naming_the_field(client):
     status, error = post(client, "/api/games", {"mode": "speedrun"})
     assert status == 400 and error["error"].startswith("mode:")
