@@ -15,12 +15,18 @@ from typing import Any
 # A body up to this size is read; the API's own limit (64 KB) answers a clear JSON 413 below it.
 MAX_BODY_BYTES = 256 * 1024
 _REFUSAL = json.dumps({"error": "the request body is too large", "code": "too_large"}).encode()
+# Written before Django runs, so the headers its middleware adds to every answer are written here.
+_SECURITY_HEADERS = (
+    b"X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nCache-Control: no-store\r\n"
+    b"Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
+)
 
 
 def _refuse(request: Any) -> None:
     request._body_refused = True
     request.channel.transport.write(
         b"HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        + _SECURITY_HEADERS
         + f"Content-Length: {len(_REFUSAL)}\r\n\r\n".encode()
         + _REFUSAL
     )
