@@ -103,13 +103,47 @@ class GhostStep:
 
 
 def ghost_timeline(*, game: Game) -> list[GhostStep]:
-    """Every event of a finished game, timed from its start: a ghost replays them at these offsets."""
+    """Every event of a finished game, timed from its start: a ghost replays them at these offsets. A
+    finish that brings a whole line (moves played offline, or a finish over the API) becomes a step per
+    move, spread over the time since the step before, as the replay page shows it; the steps' versions
+    are then counted afresh, one a step, since progress is heard one version at a time."""
     stored = events.events_after(game=game, v=0, limit=game.version) or []
-    steps = []
+    steps: list[GhostStep] = []
+    line: list[list[int]] = []
     for out in stored:
         event = json.loads(out.frame)
         at = datetime.datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
-        steps.append(GhostStep(offset=(at - game.started_at).total_seconds(), event=event))
+        offset = (at - game.started_at).total_seconds()
+        kind = event["kind"]
+        if kind == "finish" and event["line"] is not None:
+            steps += _steps_to_line(line, event, since=steps[-1].offset if steps else 0.0, until=offset)
+            line = [list(move) for move in event["line"]]
+        elif kind == "move" or (kind == "finish" and event["move"] is not None):
+            line.append(event["move"])
+        elif kind == "undo" and line:
+            line.pop()
+        steps.append(GhostStep(offset=offset, event=event))
+    return [GhostStep(offset=step.offset, event={**step.event, "v": v}) for v, step in enumerate(steps, start=1)]
+
+
+def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: float, until: float) -> list[GhostStep]:
+    """The undos and moves that take `line` to the line `finish` brings, all but its last move (the
+    finish's own), evenly spread between the offsets `since` and `until`."""
+    target = [list(move) for move in finish["line"]]
+    kept = 0
+    while kept < min(len(line), len(target)) and line[kept] == target[kept]:
+        kept += 1
+    changes = [("undo", move) for move in reversed(line[kept:])] + [("move", move) for move in target[kept:-1]]
+    current = list(line)
+    steps = []
+    for index, (kind, move) in enumerate(changes, start=1):
+        if kind == "undo":
+            current.pop()
+        else:
+            current.append(move)
+        offset = since + (until - since) * index / (len(changes) + 1)
+        event = {**finish, "kind": kind, "move": move, "line": None, "piles": 52 - len(current), "result": None}
+        steps.append(GhostStep(offset=offset, event=event))
     return steps
 
 

@@ -14,7 +14,7 @@ from games.models import Game
 from games.races import services
 from games.races.errors import SpoilerWithheld
 from games.races.models import Room
-from games.races.selectors import room_view
+from games.races.selectors import ghost_line_at, ghost_timeline, room_view
 from games.services import game_finish, game_move, game_start
 
 from .conftest import NOON, later
@@ -79,6 +79,22 @@ def test_the_ghost_is_placed_by_its_own_result(host, ghost_game):
         ("Friend", True, True, 95),
         ("Hostess", False, False, 60),
     ]
+
+
+def test_a_ghost_of_a_line_finished_whole_moves_pile_by_pile(host, friend, winning_game):
+    # Five moves played, then the whole winning line sent at 60 s, as a finish over the API does.
+    moves = winning_game["moves"]
+    game, _ = game_start(player=friend, mode="code", code=winning_game["deal_code"], now=NOON)
+    for index, move in enumerate(moves[:5], start=1):
+        game_move(game_id=game.pk, player=friend, move=move, now=NOON + datetime.timedelta(seconds=index))
+    game_finish(game_id=game.pk, player=friend, moves=moves, now=NOON + datetime.timedelta(seconds=60))
+    steps = ghost_timeline(game=Game.objects.get(pk=game.pk))
+    assert [step.event["v"] for step in steps] == list(range(1, len(steps) + 1))  # heard one by one
+    assert [step.event["kind"] for step in steps] == ["start"] + ["move"] * 50 + ["finish"]
+    assert [step.event["piles"] for step in steps[6:]] == list(range(46, 0, -1))
+    assert all(5 < step.offset < 60 for step in steps[6:-1]) and steps[-1].offset == 60
+    assert ghost_line_at(steps, 30.0).piles < 47  # halfway through the line, not still at the fifth move
+    assert ghost_line_at(steps, 61.0).line == moves
 
 
 def test_a_ghost_slower_than_the_time_limit_is_cut_there(host, ghost_game):
