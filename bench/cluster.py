@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,14 +167,18 @@ def manage(env: dict[str, str], *command: str) -> None:
 
 @contextmanager
 def daphne_process(
-    env: dict[str, str], log: Path, *, application: str = "accordion_site.asgi:application"
+    env: dict[str, str],
+    log: Path,
+    *,
+    application: str = "accordion_site.asgi:application",
+    options: Sequence[str] = (),
 ) -> Iterator[Daphne]:
     """A Daphne process serving `application` (the site) on a free loopback port in the environment
-    `env`, its output in `log`; stopped when the context ends."""
+    `env`, with Daphne's command-line `options`, its output in `log`; stopped when the context ends."""
     port = free_port()
     with log.open("wb") as output:
         server = subprocess.Popen(
-            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), application],
+            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), *options, application],
             cwd=ROOT,
             env=env,
             stdout=output,
@@ -196,7 +200,14 @@ def daphne_process(
 
 @contextmanager
 def cluster(
-    *, daphnes: int, postgres_url: str, database: str, redis_url: str, workdir: Path, extra_env: dict[str, str]
+    *,
+    daphnes: int,
+    postgres_url: str,
+    database: str,
+    redis_url: str,
+    workdir: Path,
+    extra_env: dict[str, str],
+    daphne_options: Sequence[str] = (),
 ) -> Iterator[list[Daphne]]:
     """Start `daphnes` Daphne processes on a fresh, migrated database; yield them; stop everything."""
     with ExitStack() as stack:
@@ -211,7 +222,10 @@ def cluster(
         # Production settings serve static files by their hashed names, from collectstatic's manifest.
         env["STATIC_ROOT"] = str(workdir / "static")
         manage(env, "collectstatic", "--noinput", "-v0")
-        yield [stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log")) for index in range(daphnes)]
+        yield [
+            stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log", options=daphne_options))
+            for index in range(daphnes)
+        ]
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make serve-prod`: the production setup on this machine. N Daphne processes (PROCESSES, default 2) on
 # loopback ports PORT, PORT+1, … with DEBUG off, against the PostgreSQL and Redis that DATABASE_URL and
-# REDIS_URL name. Ctrl-C stops them all. Put deploy/nginx.conf in front to serve them on one address.
+# REDIS_URL name. Ctrl-C stops them all. Put deploy/nginx.conf in front to serve them on one address,
+# with PROXY_HEADERS=1 so that the client's address comes from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/accordion}"
@@ -23,6 +24,13 @@ export DEBUG=0
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
 export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"  # on loopback no proxy terminates TLS
 export LOG_FORMAT="${LOG_FORMAT:-json}"
+# Only with a proxy in front (PROXY_HEADERS=1, e.g. deploy/nginx.conf) may X-Forwarded-For name the
+# client: without one, any client could write its own address there and step past every per-address limit.
+proxy_headers=()
+if [ "${PROXY_HEADERS:-0}" = 1 ]; then
+  proxy_headers=(--proxy-headers)
+  export NUM_PROXIES="${NUM_PROXIES:-1}"
+fi
 
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py compilemessages --ignore=.venv --ignore=node_modules --verbosity 0  # Persian pages
@@ -34,7 +42,7 @@ export LOG_FORMAT="${LOG_FORMAT:-json}"
 pids=()
 trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null; done; wait' EXIT INT TERM
 for index in $(seq 0 $((PROCESSES - 1))); do
-  setsid .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) --proxy-headers \
+  setsid .venv/bin/daphne -b 127.0.0.1 -p $((PORT + index)) "${proxy_headers[@]}" \
     --websocket_timeout 86400 --websocket_connect_timeout 10 --ping-interval 20 --ping-timeout 30 \
     --http-timeout 30 --websocket-max-message-size 65536 --application-close-timeout 5 --access-log /dev/null \
     accordion_site.asgi:application &

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +43,12 @@ def postgres_server_url() -> str:
 
 @contextmanager
 def production_cluster(
-    tmp_path: Path, *, redis_url: str, daphnes: int = 2, extra_env: dict[str, str] | None = None
+    tmp_path: Path,
+    *,
+    redis_url: str,
+    daphnes: int = 2,
+    extra_env: dict[str, str] | None = None,
+    daphne_options: Sequence[str] = (),
 ) -> Iterator[list[Daphne]]:
     try:
         with cluster(
@@ -53,6 +58,7 @@ def production_cluster(
             redis_url=redis_url,
             workdir=tmp_path,
             extra_env={"LOG_LEVEL": "WARNING", **(extra_env or {})},
+            daphne_options=daphne_options,
         ) as started:
             yield started
     except ClusterError as error:

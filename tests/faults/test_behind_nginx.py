@@ -1,12 +1,14 @@
 """The shipped deploy/nginx.conf in front of two production Daphne processes, as docs/deploy.md sets it
 up: pages, the API, /healthz and the sockets answer through it over TLS, plain HTTP is sent to HTTPS,
-and a body over its limit gets the API's JSON refusal. The config is the repository's own file with
+a body over its limit gets the API's JSON refusal, and a client cannot name its own address in
+X-Forwarded-For. The config is the repository's own file with
 only its certificate paths, listening ports and upstream ports changed.
 
 Under CI a missing nginx or openssl fails this test; elsewhere it is skipped."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import shutil
@@ -112,9 +114,12 @@ def ask(port: int, method: str, path: str, body: bytes | None = None) -> http.cl
 
 
 async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tls(tmp_path: Path, redis_url: str):
-    settings = {"ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "1", "NUM_PROXIES": "1"}
+    # As deploy/accordion-daphne@.service runs them: the client's address from the proxy's header.
+    settings = {"ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "1", "NUM_PROXIES": "1", "SOCKETS_PER_ADDRESS": "1"}
     with (
-        production_cluster(tmp_path, redis_url=redis_url, extra_env=settings) as daphnes,
+        production_cluster(
+            tmp_path, redis_url=redis_url, extra_env=settings, daphne_options=["--proxy-headers"]
+        ) as daphnes,
         nginx_in_front(tmp_path, daphnes) as (https_port, http_port),
     ):
         health = ask(https_port, "GET", "/healthz")
@@ -160,3 +165,23 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
         ) as socket:
             first = json.loads(await socket.recv())
             assert first["t"] == "state" and first["game"]["id"] == game["id"]
+
+        # A client that writes its own X-Forwarded-For is still counted by its real address: nginx
+        # writes the header Daphne reads. One visitor socket an address a process: of three, spread over
+        # the two processes in turn, the third is refused.
+        async with contextlib.AsyncExitStack() as sockets:
+            first_messages = []
+            for forged in ("10.9.0.1", "10.9.0.2", "10.9.0.3"):
+                visitor = await sockets.enter_async_context(
+                    connect(
+                        f"wss://{HOST}:{https_port}/ws/live/",
+                        host="127.0.0.1",
+                        port=https_port,
+                        ssl=tls(),
+                        server_hostname=HOST,
+                        origin=f"https://{HOST}",  # type: ignore[arg-type]
+                        additional_headers={"X-Forwarded-For": forged},
+                    )
+                )
+                first_messages.append(json.loads(await visitor.recv()))
+            assert [message.get("code") for message in first_messages] == [None, None, "too_many_sockets"]
