@@ -75,19 +75,23 @@ def hints_open(*, game: Game, today: datetime.date) -> bool:
 
 
 def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:
-    """The after-game analysis of a finished game the reader may see. Winning lines of a daily deal are
-    withheld (None) until that date is over."""
+    """The after-game analysis of a finished game the reader may see. For a daily deal whose date is not
+    over, all of it is withheld (None): not only the winning lines, but whether the deal can be won and
+    where a line lost it, since practice games could otherwise probe the day's winning line a move at a
+    time."""
     game = game_get(game_id=game_id)
     if not game_visible_to(game=game, player=player, today=today):
         raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
     if game.status != Game.Status.FINISHED:
         raise GameError(_("game %(game)s is still being played: the analysis comes after the game") % {"game": game_id})
+    if winning_lines_withheld(game=game, today=today):
+        return game, analysis.LineAnalysis(
+            deal_status="unknown", deal_line=None, first_losing_move=None, line_from_there=None
+        )
     time_limit = settings.SOLVER_TIME_LIMIT
     found = solver_run(
         analysis.analyse_line, game.deal.cards, game.moves, time_limit, game.deal.solution, time_limit=3 * time_limit
     )
-    if winning_lines_withheld(game=game, today=today):
-        found = dataclasses.replace(found, deal_line=None, line_from_there=None)
     return game, found
 
 

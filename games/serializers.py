@@ -160,7 +160,9 @@ class WinnableSerializer(serializers.Serializer):
 
 
 class AnalysisSerializer(serializers.Serializer):
-    deal_winnable = serializers.BooleanField(allow_null=True, help_text="null when the solver could not decide.")
+    deal_winnable = serializers.BooleanField(
+        allow_null=True, help_text="null when the solver could not decide, or while the analysis is withheld."
+    )
     deal_line = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
         allow_null=True,
@@ -174,7 +176,10 @@ class AnalysisSerializer(serializers.Serializer):
         allow_null=True,
         help_text="A winning line from the position before that move; withheld like deal_line.",
     )
-    withheld = serializers.BooleanField(help_text="Winning lines are withheld until the daily deal's date is over.")
+    withheld = serializers.BooleanField(
+        help_text="The whole analysis (winnable, first losing move, lines) is withheld until the daily deal's date "
+        "is over: every other field is null."
+    )
 
 
 class GameEventSerializer(serializers.Serializer):

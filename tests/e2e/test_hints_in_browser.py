@@ -101,6 +101,10 @@ def test_a_practice_game_of_todays_daily_offers_no_help_it_cannot_give(page: Pag
     page.get_by_test_id("daily").click()
     ranked = open_board(page)
     end_game(page)
+    # Nothing of the day's analysis either: it would let practice games probe the winning line.
+    expect(page.get_by_test_id("analysis")).to_contain_text(
+        "Whether this deal could be won is told after the day ends", timeout=SOLVER_TIMEOUT_MS
+    )
     page.locator('[data-role="play-again"]').click()  # "Replay today's deal (practice)"
     page.wait_for_url(lambda url: not url.endswith(f"/games/{ranked}"))
     practice = open_board(page)

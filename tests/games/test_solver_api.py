@@ -164,14 +164,23 @@ def test_a_game_says_whether_hints_may_be_asked_for_it(client, winning_game):
     assert start(client, mode="code", code=winning_game["deal_code"])["hints_open"] is True
 
 
-def test_todays_daily_analysis_withholds_every_winning_line(client):
+def test_todays_daily_analysis_is_withheld_whole(client):
+    # Not even whether the deal can be won, or where a line lost it: finishing practice games and
+    # reading their analysis would give the day's winning line away a move at a time.
     game = start(client, mode="daily")
     line = stuck_line(game["deal"])
     post(client, f"/api/games/{game['id']}/finish", {"moves": line})
-    found = client.get(f"/api/games/{game['id']}/analysis").json()
-    assert found["withheld"] is True and found["deal_winnable"] is True
-    assert found["deal_line"] is None and found["line_from_there"] is None
-    assert isinstance(found["first_losing_move"], int)
+    practice = start(client, mode="daily")
+    post(client, f"/api/games/{practice['id']}/finish", {"moves": line[:3]})
+    for finished in (game, practice):
+        found = client.get(f"/api/games/{finished['id']}/analysis").json()
+        assert found == {
+            "deal_winnable": None,
+            "deal_line": None,
+            "first_losing_move": None,
+            "line_from_there": None,
+            "withheld": True,
+        }
     assert "solution" not in json.dumps(client.get(f"/api/games/{game['id']}").json())
 
 

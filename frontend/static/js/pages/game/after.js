@@ -269,6 +269,8 @@ export class AfterGame {
             player: this.owner,
           })
         : gettext("You cleared the deal: it takes a winning line, and you found one.");
+    } else if (analysis.withheld) {
+      el.analysisDeal.textContent = gettext("Whether this deal could be won is told after the day ends (midnight UTC).");
     } else if (analysis.deal_winnable === true) {
       el.analysisDeal.textContent = gettext("This deal could be won.");
     } else if (analysis.deal_winnable === false) {
