@@ -2,8 +2,9 @@
 when two nicknames are the same one.
 
 A nickname is 3 to 20 characters after trimming: letters of any script (with their combining marks),
-digits, `_` and `-`, never mixing the Latin, Cyrillic and Greek alphabets (their look-alike letters
-would let "Ada" with a Cyrillic capital A, U+0410, pass for "Ada"). It is stored in Unicode NFKC form,
+digits, `_` and `-`, never mixing the Latin, Cyrillic, Greek, Armenian and Cherokee alphabets (their
+look-alike letters would let "Ada" with a Cyrillic capital A, U+0410, pass for "Ada"), and nothing
+invisible (Unicode's default-ignorable code points). It is stored in Unicode NFKC form,
 so full-width or ligature look-alikes become plain letters. Two nicknames are the same when their
 keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, and the Arabic yeh and
 kaf read as the Persian ones (keyboards type either, and they look the same).
@@ -23,7 +24,16 @@ NICKNAME_KEY_MAX_LENGTH = 80
 _SEPARATORS = frozenset("_-")
 # Alphabets with letters that look alike (Latin a, Cyrillic U+0430, Greek U+03B1…): a nickname uses one
 # of them at most, so "Ada" spelt with a Cyrillic capital A cannot pass for "Ada".
-_LOOK_ALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+_LOOK_ALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"})
+# Unicode's default-ignorable code points: drawn as nothing, so "Bob" and "Bob" + U+FE0F would look the
+# same. Most are format characters, refused anyway; these ranges also catch the combining ones (variation
+# selectors, the grapheme joiner) and the Hangul fillers, which count as marks or letters.
+_INVISIBLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
 _PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
 
 
@@ -31,10 +41,17 @@ class NicknameRuleError(ValueError):
     """The text breaks the nickname rule; the message says how, for the person typing it."""
 
 
+def _invisible(character: str) -> bool:
+    code = ord(character)
+    return any(low <= code <= high for low, high in _INVISIBLE)
+
+
 def character_allowed(character: str, *, first: bool) -> bool:
     """Whether `character` may stand in a nickname (`first`: as its first character)."""
     if character in _SEPARATORS:
         return True
+    if _invisible(character):
+        return False
     category = unicodedata.category(character)
     if category.startswith("L") or category == "Nd":
         return True
@@ -53,12 +70,14 @@ def nickname_clean(text: str) -> str:
         if character.isspace():
             raise NicknameRuleError(_("a nickname has no spaces: use _ or - between words"))
         if not character_allowed(character, first=index == 0):
-            shown = character if character.isprintable() else f"U+{ord(character):04X}"
+            shown = character if character.isprintable() and not _invisible(character) else f"U+{ord(character):04X}"
             raise NicknameRuleError(
                 _("a nickname may hold letters, digits, _ and - only, not %(character)r") % {"character": shown}
             )
     if len(_look_alike_scripts(nickname)) > 1:
-        raise NicknameRuleError(_("a nickname may not mix Latin, Cyrillic and Greek letters: they look alike"))
+        raise NicknameRuleError(
+            _("a nickname may not mix Latin, Cyrillic, Greek, Armenian or Cherokee letters: they look alike")
+        )
     return nickname
 
 

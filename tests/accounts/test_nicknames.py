@@ -40,8 +40,15 @@ def test_full_width_letters_are_stored_as_plain_ones():
         ("ab\u200dc", "U+200D"),
         ("Ada🂡", "not '🂡'"),
         ("\u0301Ada", "not"),
-        ("\u0410da", "may not mix Latin, Cyrillic and Greek"),  # "Ada" with a Cyrillic capital A
+        ("\u0410da", "may not mix Latin, Cyrillic, Greek"),  # "Ada" with a Cyrillic capital A
         ("\u03a114x", "may not mix"),  # a Greek capital Rho beside a Latin x
+        ("B\u0585b", "may not mix"),  # an Armenian small oh in "Bob"
+        ("\u13aada", "may not mix"),  # a Cherokee letter that looks like A, in "Ada"
+        ("Bob\u034f", "U+034F"),  # invisible, though Unicode counts it a combining mark
+        ("Bob\ufe0f", "U+FE0F"),
+        ("Bob\U000e0100", "U+E0100"),
+        ("Bob\u180b", "U+180B"),
+        ("\u3164Bob", "U+1160"),  # a Hangul filler, a letter that draws nothing (NFKC makes it U+1160)
     ],
 )
 def test_anything_else_is_refused_with_the_reason(nickname, reason):
