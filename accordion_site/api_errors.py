@@ -67,7 +67,10 @@ def exception_handler(error: Exception, context: dict[str, Any]) -> Response | N
     where = f"{request.method} {request.path}" if request is not None else "?"
     if isinstance(error, ServiceError):
         body = _error_body(where, code=error.code, message=error.message, index=error.index)
-        return Response(body, status=error.status)
+        refusal = Response(body, status=error.status)
+        # Logged above as the refusal it is ("busy", "unavailable"): not again by Django as a server error.
+        refusal._has_been_logged = True  # type: ignore[attr-defined]
+        return refusal
     if isinstance(error, RequestDataTooBig):
         # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE (a finish needs about 1 KB).
         error = PayloadTooLarge()
