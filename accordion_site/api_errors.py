@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ServiceError
+from .languages import local_number
 
 logger = logging.getLogger("accordion_site.api")
 
@@ -49,7 +50,7 @@ def _code_and_message(error: exceptions.APIException) -> tuple[str, str]:
         if seconds is None:
             return "rate_limited", _("too many requests: try again later")
         return "rate_limited", _("too many requests: try again in %(seconds)s seconds") % {
-            "seconds": math.ceil(seconds)
+            "seconds": local_number(math.ceil(seconds))
         }
     return error.default_code, _first_message(error.detail)
 

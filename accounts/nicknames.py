@@ -16,6 +16,8 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
+from accordion_site.languages import local_number
+
 NICKNAME_MIN_LENGTH = 3
 NICKNAME_MAX_LENGTH = 20
 # Case folding and NFKC can lengthen a string (ß → ss); this is room enough for 20 characters.
@@ -63,9 +65,13 @@ def nickname_clean(text: str) -> str:
     """The nickname as it will be stored, or NicknameRuleError saying what is wrong with `text`."""
     nickname = unicodedata.normalize("NFKC", text).strip()
     if len(nickname) < NICKNAME_MIN_LENGTH:
-        raise NicknameRuleError(_("a nickname needs at least %(least)s characters") % {"least": NICKNAME_MIN_LENGTH})
+        raise NicknameRuleError(
+            _("a nickname needs at least %(least)s characters") % {"least": local_number(NICKNAME_MIN_LENGTH)}
+        )
     if len(nickname) > NICKNAME_MAX_LENGTH:
-        raise NicknameRuleError(_("a nickname has at most %(most)s characters") % {"most": NICKNAME_MAX_LENGTH})
+        raise NicknameRuleError(
+            _("a nickname has at most %(most)s characters") % {"most": local_number(NICKNAME_MAX_LENGTH)}
+        )
     for index, character in enumerate(nickname):
         if character.isspace():
             raise NicknameRuleError(_("a nickname has no spaces: use _ or - between words"))

@@ -108,6 +108,7 @@ def test_a_guest_picks_a_name_for_the_leaderboard_after_a_game(page: Page) -> No
     offer.get_by_test_id("name-offer-input").fill(nickname)
     offer.get_by_test_id("name-offer-save").click()
     expect(offer.get_by_test_id("name-offer-message")).to_contain_text(nickname)
+    expect(offer.get_by_test_id("name-offer-message")).to_be_focused()  # not lost with the hidden button
     expect(page.get_by_test_id("nav-profile")).to_contain_text(nickname)  # the header has the new name
     assert page.request.get("/api/me").json()["nickname"] == nickname
     offered_again = page.evaluate(

@@ -96,3 +96,10 @@ async def test_the_language_chosen_on_the_page_words_a_sockets_rejects(player: P
     answer = await socket.receive_json_from()
     assert answer == {"t": "reject", "n": 2, "error": "حرکتی برای واگرد نیست", "code": "nothing_to_undo"}
     await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_nickname_too_short_is_refused_with_the_count_in_persian_digits(client: Client) -> None:
+    client.cookies["django_language"] = "fa"
+    response = client.patch("/api/me", data='{"nickname": "ab"}', content_type="application/json")
+    assert response.status_code == 400 and "۳" in response.json()["error"]

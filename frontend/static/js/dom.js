@@ -1,4 +1,7 @@
-// Small builders for the pages that draw tables and charts (the daily board, the profile).
+// Small builders for the pages that draw tables and charts (the daily board, the profile), and the
+// replays' speed button.
+
+import { gettext, interpolate } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -43,4 +46,11 @@ const MIN_CHART_WIDTH = 280;
  */
 export function anchorAt(side, box) {
   return (side === "left") !== box.rightToLeft ? "start" : "end";
+}
+
+/** A replay's speed button: "2×" on it, and a name that says what it is and holds those words too. */
+export function showSpeed(button, speed) {
+  const shown = interpolate(gettext("%(speed)s×"), { speed });
+  button.textContent = shown;
+  button.setAttribute("aria-label", interpolate(gettext("Speed %(shown)s"), { shown }));
 }

@@ -46,6 +46,7 @@ export async function offerNickname(container, { onSaved } = {}) {
   const message = document.createElement("p");
   message.className = "name-offer-message";
   message.setAttribute("role", "status");
+  message.tabIndex = -1; // takes the focus when the form it replaces goes
   message.dataset.testid = "name-offer-message";
   message.hidden = true;
   row.append(input, button);
@@ -64,6 +65,7 @@ export async function offerNickname(container, { onSaved } = {}) {
       message.hidden = false;
       row.hidden = true;
       label.hidden = true;
+      message.focus(); // the focused button has just been hidden: keep the keyboard user's place
       onSaved?.(saved);
     } catch (failure) {
       message.textContent = failure.message;

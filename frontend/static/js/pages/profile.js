@@ -6,7 +6,7 @@ import { formatDuration } from "../clock.js";
 import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { calendarMonth, firstWeekday, formatDate as formatDay, formatNumber } from "../locale_format.js";
-import { gamePageUrl } from "../nav.js";
+import { replayPageUrl } from "../nav.js";
 
 const BEST_SCORE = 2210; // 510 for the piles + 500 for the win + 1200 time bonus
 const CHART = { width: 640, height: 200, left: 44, right: 12, top: 12, bottom: 26 };
@@ -124,7 +124,9 @@ function weekdayNames(start) {
 }
 
 function dayCell(date, result) {
-  const label = formatDate(date, { dateStyle: "full" });
+  // The site's own date (in Persian the Solar Hijri first, the Gregorian beside it) after the weekday.
+  const weekday = formatDate(date, { weekday: "long" });
+  const label = `${weekday} ${formatDay(date)}`;
   if (!result) {
     return element("span", { className: "day", attrs: { "data-date": date, title: label } });
   }
@@ -143,7 +145,8 @@ function drawCalendar(container, calendar) {
   // Months and weeks as the page's calendar has them: Solar Hijri months from Saturday in Persian,
   // Gregorian months from Monday in English.
   container.replaceChildren();
-  const results = new Map(calendar.days.map((day) => [day.date, { ...day, url: gamePageUrl(day.game) }]));
+  // Each played day leads to its game's replay, which says when a day's game can be replayed by others.
+  const results = new Map(calendar.days.map((day) => [day.date, { ...day, url: replayPageUrl(day.game) }]));
   const start = firstWeekday();
   const names = weekdayNames(start);
   const last = new Date(`${calendar.last_day}T00:00:00Z`);

@@ -7,6 +7,7 @@ import { ApiError, getGame, getGameEvents } from "../api.js";
 import { BoardView } from "../board/view.js";
 import { cardName } from "../cards.js";
 import { formatDuration } from "../clock.js";
+import { showSpeed } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { dailyBoardUrl } from "../nav.js";
 import { timeline } from "./replay/timeline.js";
@@ -106,7 +107,7 @@ class Replayer {
     el.first.disabled = this.index === 0;
     el.forward.disabled = this.atEnd;
     el.last.disabled = this.atEnd;
-    el.speed.textContent = interpolate(gettext("%(speed)s×"), { speed: this.speed });
+    showSpeed(el.speed, this.speed);
     el.controls.dataset.state = this.playing ? "playing" : this.atEnd ? "done" : "paused";
   }
 

@@ -5,6 +5,7 @@ import { announce } from "../../announce.js";
 import { ApiError, getAnalysis } from "../../api.js";
 import { cardName } from "../../cards.js";
 import { formatDuration } from "../../clock.js";
+import { showSpeed } from "../../dom.js";
 import { gettext, interpolate, ngettext } from "../../i18n.js";
 import { formatDate, localDigits } from "../../locale_format.js";
 import { offerNickname } from "../../name_offer.js";
@@ -143,7 +144,7 @@ export class AfterGame {
     const game = this.game;
     el.playAgain.hidden = !game.deal_code && game.mode !== "daily";
     if (game.deal_code) {
-      el.playAgain.textContent = gettext("Play this deal again");
+      el.playAgain.textContent = this.owner ? gettext("Play this deal") : gettext("Play this deal again");
       el.playAgain.onclick = () => this.startAnother("code", game.deal_code, el.playAgain);
     } else if (game.mode === "daily") {
       // Practice only when this is the player's own game of today's deal: anyone else's, or another
@@ -399,7 +400,7 @@ export class AfterGame {
     el.replaySpeed.hidden = this.done;
     el.replayPause.textContent = run.paused ? gettext("Resume") : gettext("Pause");
     el.replayPause.setAttribute("aria-pressed", String(run.paused));
-    el.replaySpeed.textContent = interpolate(gettext("%(speed)s×"), { speed: this.speed });
+    showSpeed(el.replaySpeed, this.speed);
     el.replayStop.textContent = this.done ? gettext("Back to your game") : gettext("Stop");
   }
 
