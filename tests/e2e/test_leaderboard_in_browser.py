@@ -128,7 +128,7 @@ def test_two_players_see_the_days_board_in_order_then_one_replays_the_others_gam
     page.get_by_test_id("replay-speed").click()
     page.get_by_test_id("replay-speed").click()
     # Its name holds what it shows, so a voice command that says what is on it finds it.
-    expect(page.get_by_test_id("replay-speed")).to_have_accessible_name("Speed 4×")
+    expect(page.get_by_test_id("replay-speed")).to_have_accessible_name("Speed 4\u00d7")  # 4 times
     page.get_by_test_id("replay-play").click()
     expect(page.get_by_test_id("replay-controls")).to_have_attribute("data-state", "done", timeout=20_000)
     expect(page.locator(PILE)).to_have_count(50)
