@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -106,6 +107,19 @@ def tls() -> ssl.SSLContext:
     return context
 
 
+def wss(port: int, path: str, headers: dict[str, str]) -> Any:
+    """A WebSocket to `path` through nginx, as a browser on the site opens it, with these extra headers."""
+    return connect(
+        f"wss://{HOST}:{port}{path}",
+        host="127.0.0.1",
+        port=port,
+        ssl=tls(),
+        server_hostname=HOST,
+        origin=f"https://{HOST}",  # type: ignore[arg-type]
+        additional_headers=headers,
+    )
+
+
 def ask(port: int, method: str, path: str, body: bytes | None = None) -> http.client.HTTPResponse:
     connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=tls())
     headers = {"Host": HOST, "Content-Type": "application/json", "Origin": f"https://{HOST}"}
@@ -154,15 +168,7 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
         game = json.loads(started.read())
         assert started.status == 201, game
         session = "; ".join(header.split(";")[0] for header in started.headers.get_all("Set-Cookie") or [])
-        async with connect(
-            f"wss://{HOST}:{https_port}{game['ws']}",
-            host="127.0.0.1",
-            port=https_port,
-            ssl=tls(),
-            server_hostname=HOST,
-            origin=f"https://{HOST}",  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"{cookie}; {session}"},
-        ) as socket:
+        async with wss(https_port, game["ws"], {"Cookie": f"{cookie}; {session}"}) as socket:
             first = json.loads(await socket.recv())
             assert first["t"] == "state" and first["game"]["id"] == game["id"]
 
@@ -172,16 +178,6 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
         async with contextlib.AsyncExitStack() as sockets:
             first_messages = []
             for forged in ("10.9.0.1", "10.9.0.2", "10.9.0.3"):
-                visitor = await sockets.enter_async_context(
-                    connect(
-                        f"wss://{HOST}:{https_port}/ws/live/",
-                        host="127.0.0.1",
-                        port=https_port,
-                        ssl=tls(),
-                        server_hostname=HOST,
-                        origin=f"https://{HOST}",  # type: ignore[arg-type]
-                        additional_headers={"X-Forwarded-For": forged},
-                    )
-                )
+                visitor = await sockets.enter_async_context(wss(https_port, "/ws/live/", {"X-Forwarded-For": forged}))
                 first_messages.append(json.loads(await visitor.recv()))
             assert [message.get("code") for message in first_messages] == [None, None, "too_many_sockets"]
