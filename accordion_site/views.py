@@ -69,7 +69,8 @@ async def healthz(request: HttpRequest) -> JsonResponse:
 
 
 class HealthCheckFirst:
-    """Answers `/healthz` before the middleware that checks the Host: a load balancer polls each process
+    """Serves `/healthz` (it has no URL route: this is its one way in), before the middleware that
+    checks the Host: a load balancer polls each process
     by its own address, which is no name in ALLOWED_HOSTS (and over plain HTTP: SECURE_REDIRECT_EXEMPT
     keeps the HTTPS redirect away too)."""
 
