@@ -19,6 +19,7 @@ from games.throttles import GuestCreationThrottle
 
 from . import services
 from .broadcast import announce_from_sync
+from .models import Room
 from .selectors import room_check_visible, room_get, room_view
 from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
 from .throttles import RoomCreateRateThrottle
@@ -28,9 +29,8 @@ def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
     return dict.fromkeys(statuses, ErrorSerializer)
 
 
-def _room_answer(code: str, *, answer_status: int = status.HTTP_200_OK) -> Response:
-    now = timezone.now()
-    return Response(room_payload(room_view(room=room_get(code=code), now=now)), status=answer_status)
+def _room_answer(room: Room, *, answer_status: int = status.HTTP_200_OK) -> Response:
+    return Response(room_payload(room_view(room=room, now=timezone.now())), status=answer_status)
 
 
 class RaceCreateApi(APIView):
@@ -56,7 +56,7 @@ class RaceCreateApi(APIView):
             ghost_game_id=data.get("ghost"),
             now=timezone.now(),
         )
-        return _room_answer(room.code, answer_status=status.HTTP_201_CREATED)
+        return _room_answer(room, answer_status=status.HTTP_201_CREATED)
 
 
 class RaceDetailApi(APIView):
@@ -69,10 +69,14 @@ class RaceDetailApi(APIView):
     )
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
-        room_check_visible(room=room_get(code=code), player=player_from_session(request.session), today=now.date())
+        room = room_get(code=code)
+        room_check_visible(room=room, player=player_from_session(request.session), today=now.date())
         # A read acts on the room's clock first (a start or an end that is due), as every socket does.
-        announce_from_sync(services.race_advance(code=code, now=now))
-        return _room_answer(code)
+        news = services.race_advance(code=code, now=now)
+        announce_from_sync(news)
+        if news.kinds:
+            room.refresh_from_db()
+        return _room_answer(room)
 
 
 class RaceJoinApi(APIView):
@@ -91,4 +95,4 @@ class RaceJoinApi(APIView):
         player = player_for_session(session=request.session)
         joined = services.race_join(code=code, player=player, socket=False, now=timezone.now())
         announce_from_sync(joined.news)
-        return _room_answer(joined.room.code)
+        return _room_answer(joined.room)
