@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP goes to Django, /ws/ sockets to Channels consumers behind origin and
 session checks, with the session's player resolved once per socket (scope["player"]), a cap on each
-player's open sockets, and outages answered with "try again" (accordion_site/sockets.py)."""
+player's open sockets, and outages answered with "try again" (accordion_site/sockets.py). With
+production settings it refuses to start until `collectstatic` has run for this code
+(accordion_site/storage.py): every page would answer 500."""
 
 import os
 
@@ -21,7 +23,9 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 from . import daphne_limits  # noqa: E402
 from .logs import SocketLogContext  # noqa: E402
 from .sockets import OutageGuard, SocketsPerPlayer, no_such_socket  # noqa: E402
+from .storage import require_collected_static_files  # noqa: E402
 
+require_collected_static_files()
 # Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
 daphne_limits.install()
 

@@ -9,23 +9,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def environment(**env: str) -> dict[str, str]:
+    """This process's environment without its settings switches, with `env` over it."""
     clean = {
         key: value
         for key, value in os.environ.items()
         if key not in {"DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
     }
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60
-    )
+    return {**clean, **env}
 
 
-def test_the_deployment_check_is_clean_with_production_settings_from_the_environment():
-    result = manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), DAILY_SECRET=secrets.token_hex(32),
-        ALLOWED_HOSTS="accordion.example",
-    )  # fmt: skip
+def production(**env: str) -> dict[str, str]:
+    """Production settings with fresh secrets, and `env` over them."""
+    keys = {"SECRET_KEY": secrets.token_urlsafe(60), "DAILY_SECRET": secrets.token_hex(32)}
+    return {"DEBUG": "0", **keys, "ALLOWED_HOSTS": "accordion.example", **env}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "manage.py", *args]
+    return subprocess.run(command, cwd=ROOT, env=environment(**env), capture_output=True, text=True, timeout=60)
+
+
+def test_the_deployment_check_is_clean_with_production_settings_from_the_environment(collected_static_root: Path):
+    settings = production(STATIC_ROOT=str(collected_static_root))
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **settings)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
 
