@@ -21,6 +21,7 @@ from .player import (
     end_game,
     open_board,
     pile,
+    play,
     play_any_move,
     start_code_game,
     visitor_page,
@@ -138,6 +139,27 @@ def test_on_a_phone_every_pile_fits_and_is_big_enough_to_tap(browser: Browser, s
             assert box and box["y"] + box["height"] <= 740
         top_row = pile(page, 0).bounding_box()
         assert top_row and top_row["y"] + top_row["height"] <= 740
+
+
+@pytest.mark.parametrize(("size", "tall"), [("phone", 44), ("desktop", 16)])
+def test_the_replay_slider_is_a_fingers_height_on_a_phone_and_stays_thin_on_a_desktop(
+    browser: Browser, site_url: str, size: str, tall: int
+) -> None:
+    width, height = SIZES[size]
+    with player_page(browser, site_url, width=width, height=height, touch=size == "phone") as page:
+        game = start_code_game(page, WINNING_GAME["deal_code"])
+        for move in WINNING_GAME["moves"][:3]:
+            play(page, move)
+        end_game(page)
+        page.goto(f"/games/{game}/replay")
+        slider = page.get_by_test_id("replay-jump")
+        expect(slider).to_have_attribute("max", "4")  # the deal, three moves, the end
+        box = slider.bounding_box()
+        assert box and round(box["height"]) == tall
+        if size == "phone":
+            # A finger that lands beside the thin track, not on it, still takes the slider: here to the end.
+            page.touchscreen.tap(box["x"] + box["width"] - 2, box["y"] + 4)
+            expect(page.get_by_test_id("replay-position")).to_have_text("Step 4 of 4")
 
 
 def focused_pile(page: Page) -> int | None:
