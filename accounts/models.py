@@ -6,7 +6,14 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from .nicknames import NICKNAME_KEY_MAX_LENGTH, NICKNAME_MAX_LENGTH, NicknameRuleError, nickname_clean, nickname_key
+from .nicknames import (
+    NICKNAME_KEY_MAX_LENGTH,
+    NICKNAME_MAX_LENGTH,
+    SET_APART,
+    NicknameRuleError,
+    nickname_clean,
+    nickname_key,
+)
 
 
 def validate_nickname(value: str) -> None:
@@ -43,8 +50,11 @@ class Player(models.Model):
         return self.nickname
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # The key always follows the nickname, however the row is written.
-        self.nickname_key = nickname_key(self.nickname)
+        # The key always follows the nickname, however the row is written; a key set apart (SET_APART)
+        # stays while the nickname still reads as the key it was set apart from.
+        key = nickname_key(self.nickname)
+        if self.nickname_key.partition(SET_APART)[0] != key:
+            self.nickname_key = key
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "nickname" in update_fields:
             kwargs["update_fields"] = {*update_fields, "nickname_key"}

@@ -6,8 +6,11 @@ digits, `_` and `-`, never mixing the Latin, Cyrillic, Greek, Armenian and Chero
 look-alike letters would let "Ada" with a Cyrillic capital A, U+0410, pass for "Ada"), and nothing
 invisible (Unicode's default-ignorable code points). It is stored in Unicode NFKC form,
 so full-width or ligature look-alikes become plain letters. Two nicknames are the same when their
-keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, and the Arabic yeh and
-kaf read as the Persian ones (keyboards type either, and they look the same).
+keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, the Arabic yeh and
+kaf read as the Persian ones (keyboards type either, and they look the same), and look-alike letters
+of those five alphabets read as one letter (accounts/look_alikes.py, from Unicode's confusables), so a
+nickname written wholly in Greek or Cyrillic cannot pass for a Latin one either: "\u03a114" with a Greek
+capital Rho is "P14", and Cyrillic "\u0420\u0415\u0422\u0410" is "PETA".
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import unicodedata
 from django.utils.translation import gettext as _
 
 from accordion_site.languages import local_number
+
+from .look_alikes import LOOK_ALIKES
 
 NICKNAME_MIN_LENGTH = 3
 NICKNAME_MAX_LENGTH = 20
@@ -37,6 +42,11 @@ _INVISIBLE = (
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )  # fmt: skip
 _PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
+_LOOK_ALIKE_LETTERS = str.maketrans({letter: reading for reading, letters in LOOK_ALIKES.items() for letter in letters})
+# Migration accounts/0005 gave a later player whose nickname had become an older one's look-alike the key
+# "<key>#<player id>": no nickname holds a "#", so no other nickname can have that key. A key is at most twice
+# as long as its nickname (ß → ss), so the id fits within NICKNAME_KEY_MAX_LENGTH.
+SET_APART = "#"
 
 
 class NicknameRuleError(ValueError):
@@ -93,11 +103,24 @@ def _look_alike_scripts(nickname: str) -> set[str]:
     return scripts & _LOOK_ALIKE_SCRIPTS
 
 
-def nickname_key(nickname: str) -> str:
-    """The form two nicknames are compared in: equal keys are the same nickname."""
+def nickname_folded(nickname: str) -> str:
+    """The nickname as spelt, whatever its case, width and digits: NFKC, case-folded, every decimal digit
+    read as its ASCII digit, the Arabic yeh and kaf read as the Persian ones."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", nickname).strip().casefold())
     digits_read = "".join(
         str(unicodedata.decimal(character)) if unicodedata.category(character) == "Nd" else character
         for character in folded
     )
     return digits_read.translate(_PERSIAN_LETTERS)
+
+
+def nickname_key(nickname: str) -> str:
+    """The form two nicknames are compared in: equal keys are the same nickname."""
+    # Decomposed, so that an accented look-alike (Greek alpha with tonos) is read as the accented Latin letter.
+    decomposed = unicodedata.normalize("NFD", nickname_folded(nickname))
+    return unicodedata.normalize("NFC", decomposed.translate(_LOOK_ALIKE_LETTERS))
+
+
+def nickname_key_set_apart(key: str, *, player_id: int) -> str:
+    """The key of a player set apart from the older holder of `key` (see SET_APART)."""
+    return f"{key}{SET_APART}{player_id}"

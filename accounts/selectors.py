@@ -14,7 +14,7 @@ from django.utils.crypto import constant_time_compare
 from games.models import Game
 
 from .models import Player
-from .nicknames import NICKNAME_KEY_MAX_LENGTH, nickname_key
+from .nicknames import NICKNAME_KEY_MAX_LENGTH, SET_APART, nickname_folded, nickname_key
 
 SESSION_PLAYER_KEY = "player_id"
 RECENT_GAMES = 20
@@ -55,11 +55,21 @@ def player_is_referenced(*, player: Player) -> bool:
 
 
 def player_by_nickname(*, nickname: str) -> Player | None:
-    """The player with this nickname, compared as the nickname rule compares (case, look-alikes)."""
+    """The player with this nickname, compared as the nickname rule compares (case, look-alikes).
+
+    Players set apart by migration accounts/0005 share their key with an older player: of those, the one
+    whose nickname is spelt as `nickname` (whatever its case) is found, else the key's holder, else the
+    first set apart, so a set-apart player still logs in with their nickname and no one else can take it."""
     key = nickname_key(nickname)
     if len(key) > NICKNAME_KEY_MAX_LENGTH:
         return None
-    return Player.objects.filter(nickname_key=key).first()
+    players = Player.objects.filter(Q(nickname_key=key) | Q(nickname_key__startswith=f"{key}{SET_APART}"))
+    spelt = nickname_folded(nickname)
+    return min(
+        players,
+        key=lambda player: (nickname_folded(player.nickname) != spelt, player.nickname_key != key, player.pk),
+        default=None,
+    )
 
 
 def player_daily_done(*, player: Player, today: datetime.date) -> bool:

@@ -53,6 +53,12 @@ def me(browser: Client) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def rename(browser: Client, nickname: str) -> tuple[int, dict]:
+    """PATCH /api/me with a new nickname; return the status code and the decoded answer."""
+    response = browser.patch("/api/me", data=json.dumps({"nickname": nickname}), content_type="application/json")
+    return response.status_code, response.json()
+
+
 def player_of(browser: Client) -> Player:
     return Player.objects.get(pk=me(browser)["id"])
 

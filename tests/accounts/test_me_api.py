@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.test import Client
 
 from accounts.models import Player
 from tests.api_client import post, start
 
-from .conftest import me
+from .conftest import me, rename
 
 pytestmark = pytest.mark.django_db
-
-
-def rename(browser: Client, nickname: str) -> tuple[int, dict]:
-    response = browser.patch("/api/me", data=json.dumps({"nickname": nickname}), content_type="application/json")
-    return response.status_code, response.json()
 
 
 def test_a_visitor_who_has_not_played_is_not_a_player_yet():
@@ -67,6 +60,32 @@ def test_a_nickname_another_player_has_is_a_400_whatever_its_case_or_width(clien
     status, error = rename(client, taken)
     assert status == 400 and error["code"] == "nickname_taken"
     assert Player.objects.get(pk=other_player.pk).nickname == "Grace"
+
+
+@pytest.mark.parametrize(
+    ("taken", "look_alike"),
+    [
+        ("P14", "\u03a114"),  # a Greek capital Rho
+        ("PETA", "\u0420\u0415\u0422\u0410"),  # wholly Cyrillic
+        ("PETA", "\u0440\u0435\u0442\u0430"),  # Cyrillic small letters
+        ("\u03a114", "P14"),  # the Latin look-alike of a Greek nickname
+    ],
+)
+def test_a_nickname_written_wholly_in_look_alike_letters_of_anothers_is_taken(client, taken, look_alike):
+    holder = Player.objects.create(nickname=taken)
+    status, error = rename(client, look_alike)
+    assert status == 400 and error["code"] == "nickname_taken" and "is taken" in error["error"]
+    assert me(client)["nickname"] == "Ada" and Player.objects.get(pk=holder.pk).nickname == taken
+
+
+@pytest.mark.parametrize(
+    ("latin", "own"),
+    [("Dimitris", "\u0394\u03b7\u03bc\u03ae\u03c4\u03c1\u03b7\u03c2"), ("Oleg", "\u041e\u043b\u0435\u0433")],
+)
+def test_a_greek_or_russian_name_is_welcome_beside_its_latin_spelling(client, latin, own):
+    Player.objects.create(nickname=latin)
+    status, answer = rename(client, own)
+    assert status == 200 and answer["nickname"] == own
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from accounts.look_alikes import LOOK_ALIKES
 from accounts.nicknames import NicknameRuleError, nickname_clean, nickname_key
 
 
@@ -65,10 +66,40 @@ def test_anything_else_is_refused_with_the_reason(nickname, reason):
         ("علي", "علی"),
         ("كاوه", "کاوه"),
         ("ali123", "ali\u06f1\u06f2\u06f3"),
+        ("\u03a114", "P14"),  # a Greek capital Rho
+        ("\u0420\u0415\u0422\u0410", "PETA"),  # wholly Cyrillic
+        ("\u0440\u0435\u0442\u0430", "PETA"),  # Cyrillic small letters, whose capitals look like PETA
+        ("\u039d\u0395\u039f", "neo"),  # a Greek Nu is read as the N its capital looks like
+        ("\u13b7\u13aa\u13a1\u13e6", "Mark"),  # wholly Cherokee
+        ("\u0570\u0585\u0578", "hon"),  # wholly Armenian
+        ("\u0251d\u0251", "ada"),  # Latin alphas
+        ("\u0420\u0451\u0442\u043e", "P\u00ebto"),  # a Cyrillic io is an e with a diaeresis
+        ("\u0386\u03a1\u0391", "\u00e1pa"),  # a Greek alpha with tonos is an a with an acute
+        ("\u03a0\u0391\u03a0\u0391", "\u041f\u0410\u041f\u0410"),  # Greek and Cyrillic, like no Latin letter
     ],
 )
 def test_nicknames_that_differ_only_in_case_width_or_look_alike_letters_are_the_same(one, other):
     assert nickname_key(one) == nickname_key(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("\u0394\u03b7\u03bc\u03ae\u03c4\u03c1\u03b7\u03c2", "Dimitris"),  # Greek and Latin spellings of a name
+        ("\u041e\u043b\u0435\u0433", "Oleg"),
+        ("\u0410\u043d\u043d\u0430", "Anna"),
+        ("\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2", "\u0415\u043b\u0435\u043d\u0430"),  # a Greek name, a Russian one
+    ],
+)
+def test_names_in_those_alphabets_that_look_like_no_other_keep_their_own_keys(one, other):
+    assert nickname_key(one) != nickname_key(other)
+
+
+@pytest.mark.parametrize(("reading", "letters"), LOOK_ALIKES.items())
+def test_each_look_alike_letter_capital_or_small_is_read_as_one_letter_that_reads_as_itself(reading, letters):
+    for letter in letters:
+        assert {nickname_key(form * 3) for form in (letter, letter.upper())} == {reading * 3}
+    assert nickname_key(reading * 3) == reading * 3
 
 
 def test_different_nicknames_have_different_keys():

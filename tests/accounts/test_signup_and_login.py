@@ -55,6 +55,20 @@ def test_sign_up_with_a_taken_nickname_is_refused_and_keeps_the_guest_as_it_was(
     assert me(guest)["account"] is False
 
 
+def test_sign_up_with_a_greek_look_alike_of_a_taken_nickname_is_refused():
+    signed_up("P14")
+    status, error = post(Client(), "/api/accounts/signup", {"nickname": "\u03a114", "password": PASSWORD})
+    assert status == 400 and error["code"] == "nickname_taken"
+
+
+def test_a_russian_name_signs_up_beside_its_latin_spelling():
+    signed_up("Oleg")
+    status, answer = post(
+        Client(), "/api/accounts/signup", {"nickname": "\u041e\u043b\u0435\u0433", "password": PASSWORD}
+    )
+    assert status == 201 and answer["nickname"] == "\u041e\u043b\u0435\u0433"
+
+
 def test_an_account_cannot_sign_up_again(account):
     status, error = post(account, "/api/accounts/signup", {"nickname": "Another", "password": PASSWORD})
     assert status == 409 and error["code"] == "already_signed_up"
