@@ -1,4 +1,5 @@
-"""REST endpoints for players: who am I, nicknames, sign-up, login, logout, password, profiles."""
+"""REST endpoints for players: who am I, nicknames, sign-up, login, logout, password, deleting an account,
+profiles."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from . import selectors, services
 from .errors import NotSignedIn, PlayerNotFound
 from .models import Player
 from .serializers import (
+    AccountDeleteInputSerializer,
     CredentialsInputSerializer,
     MeSerializer,
     NicknameInputSerializer,
@@ -42,6 +44,15 @@ def _session_player(request: Request) -> Player:
     player = selectors.player_from_session(request.session)
     if player is None:
         raise PlayerNotFound(_("you have not played yet: start a game, sign up or log in"))
+    return player
+
+
+def _signed_in_player(request: Request) -> Player:
+    """The session's player for an account's request (password, deleting): `not_signed_in` for a visitor.
+    A guest gets past here; the service refuses it, saying why."""
+    player = selectors.player_from_session(request.session)
+    if player is None:
+        raise NotSignedIn(_("log in first"))
     return player
 
 
@@ -126,10 +137,27 @@ class PasswordApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(PasswordChangeInputSerializer, request.data)
-        player = selectors.player_from_session(request.session)
-        if player is None:
-            raise NotSignedIn(_("log in first"))
+        player = _signed_in_player(request)
         services.account_password_change(request=request._request, player=player, old=data["old"], new=data["new"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountDeleteApi(APIView):
+    throttle_classes = ATTEMPT_THROTTLES
+
+    @extend_schema(
+        operation_id="accounts_delete",
+        request=AccountDeleteInputSerializer,
+        responses={204: NO_CONTENT, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
+        description="Delete the session's account for good, with its games and its rows on the leaderboards, and "
+        "end the session. Needs the current password: 400 `wrong_password`; 403 `not_signed_in` for a guest or "
+        "a visitor. Races run with other players keep their standings: the account's seats and games in them "
+        "pass to a stand-in nickname such as `Deleted-4821`.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(AccountDeleteInputSerializer, request.data)
+        player = _signed_in_player(request)
+        services.account_delete(request=request._request, player=player, password=data["password"], now=timezone.now())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

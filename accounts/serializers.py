@@ -36,6 +36,10 @@ class PasswordChangeInputSerializer(ClosedInputSerializer):
     new = _text(help_text="The new password; Django's password validators apply.")
 
 
+class AccountDeleteInputSerializer(ClosedInputSerializer):
+    password = _text(help_text="The current password: deleting the account needs it, whoever holds the session.")
+
+
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     nickname = serializers.CharField()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 import secrets
 
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from accordion_site.languages import persian_digits
-from games.transfers import games_transfer
+from games.transfers import games_erase, games_transfer
 
 from .errors import (
     AlreadySignedUp,
@@ -38,7 +39,7 @@ GUEST_NICKNAME_ATTEMPTS = 12
 ACCOUNT_USERNAME = "player-{id}"
 
 
-def _guest_nickname(attempt: int) -> str:
+def _numbered_nickname(word: str, attempt: int) -> str:
     """A name in the visitor's language, "Guest-4821" or «مهمان-۴۸۲۱»: a nickname is shown as it is
     stored, on every page, so it is made in the words and digits of the person it names."""
     # Short names while they are easy to find free; longer ones if the short ones keep clashing.
@@ -46,8 +47,18 @@ def _guest_nickname(attempt: int) -> str:
     number = str(secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1))
     if translation.get_language() == "fa":
         number = persian_digits(number)
-    word = pgettext("the start of a generated nickname", "Guest")  # outside the f-string, where makemessages sees it
     return f"{word}-{number}"
+
+
+def _numbered_player_create(word: str, **fields: object) -> Player:
+    """A new player named `word` and a free number, found by retrying on the unique nickname key."""
+    for attempt in range(GUEST_NICKNAME_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return Player.objects.create(nickname=_numbered_nickname(word, attempt), **fields)
+        except IntegrityError:
+            continue
+    raise RuntimeError(f"no free nickname found for {word!r}")
 
 
 def _nickname_valid(text: str) -> str:
@@ -77,13 +88,7 @@ def _save_nickname(player: Player, nickname: str) -> None:
 @transaction.atomic
 def guest_create() -> Player:
     """A new guest player with a generated nickname such as "Guest-4821", in the active language."""
-    for attempt in range(GUEST_NICKNAME_ATTEMPTS):
-        try:
-            with transaction.atomic():
-                return Player.objects.create(nickname=_guest_nickname(attempt))
-        except IntegrityError:
-            continue
-    raise RuntimeError("no free guest nickname found")
+    return _numbered_player_create(pgettext("the start of a generated nickname", "Guest"))
 
 
 @transaction.atomic
@@ -161,6 +166,32 @@ def account_login(*, request: HttpRequest, nickname: str, password: str) -> Play
     request.session[SESSION_PLAYER_KEY] = account.pk
     logger.info("player %s logged in", account.pk)
     return account
+
+
+@transaction.atomic
+def account_delete(*, request: HttpRequest, player: Player, password: str, now: datetime.datetime) -> None:
+    """Delete an account for good, confirmed by its password, and end this session (every other session
+    of the account finds no player any more). Its games go with their events, its ranked attempts leave
+    the daily boards (their counts, ranks and records recounted) and its all-time record goes. What other
+    players' races still show — the seats of races run with others and the games those seats show — is
+    handed to a stand-in, "Deleted-4821", that no session or login can ever be, so their standings and
+    replays stay (games.transfers.games_erase). A guest has no account to delete: refused."""
+    user = player.user
+    if user is None:
+        raise NotSignedIn(_("a guest has no account to delete: sign up first"))
+    if not user.check_password(password):
+        raise WrongPassword(_("the current password is wrong"))
+    stand_in = _numbered_player_create(
+        pgettext("the start of the nickname that stands in for a deleted player", "Deleted"), watchable=False
+    )
+    erased = games_erase(player=player, stand_in=stand_in, now=now)
+    if not player_is_referenced(player=stand_in):
+        stand_in.delete()
+    player_id = player.pk
+    player.delete()
+    user.delete()
+    logout(request)
+    logger.info("player %s deleted their account (%s games deleted)", player_id, erased)
 
 
 def account_logout(*, request: HttpRequest) -> None:

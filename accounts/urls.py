@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/login", api.LoginApi.as_view(), name="api-accounts-login"),
     path("accounts/logout", api.LogoutApi.as_view(), name="api-accounts-logout"),
     path("accounts/password", api.PasswordApi.as_view(), name="api-accounts-password"),
+    path("accounts/delete", api.AccountDeleteApi.as_view(), name="api-accounts-delete"),
     path("players/<str:nickname>", api.PlayerProfileApi.as_view(), name="api-players-profile"),
 ]

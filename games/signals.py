@@ -13,3 +13,9 @@ game_event_appended = Signal()
 # own (a staff review, games moving to another player), with `game_ids`: a read model of the boards
 # reads those games again.
 game_standing_changed = Signal()
+
+# Sent by games.transfers.games_erase inside its transaction, before the player's games are deleted, with
+# `player` (whose account is being deleted), `stand_in` (a player no session or login can ever be) and
+# `now`. A receiver hands to `stand_in` the rows of its own that other players still need, with the games
+# those rows show (through games_transfer); every game still the player's afterwards is deleted.
+player_games_erasing = Signal()

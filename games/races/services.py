@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import Player
@@ -23,6 +23,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import GameError, GameNotFound
 from games.models import Game
+from games.transfers import games_transfer
 
 from .errors import (
     NotEnoughReady,
@@ -65,6 +66,10 @@ class RoomNews:
     def add(self, kind: str) -> None:
         if kind not in self.kinds:
             self.kinds.append(kind)
+
+    def merge(self, other: RoomNews) -> None:
+        for kind in other.kinds:
+            self.add(kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,3 +531,39 @@ def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
     room.finished_at = now
     _save(room, "state", "finished_at")
     logger.info("race %s round %s finished", room.code, room.round)
+
+
+# --- a deleted account --------------------------------------------------------------------------------
+
+
+def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime) -> list[RoomNews]:
+    """`player`'s account is being deleted (inside that transaction). They leave every race they still
+    sit in, as Leave does (a race under way ends their game as it stands); the rooms no other player
+    raced in are deleted; in the others, their seats (for every round) and the games those seats show
+    (their own, and ghosts of theirs) pass to `stand_in`, so the other racers' standings, places and
+    replays stay as they were, under the stand-in's nickname; a host is replaced by the next racer.
+    Returns what changed in the rooms that stay, for the caller to announce once committed."""
+    touching = Room.objects.filter(Q(racers__player=player) | Q(racers__ghost__player=player) | Q(host=player))
+    codes = set(touching.values_list("code", flat=True))
+    news = {code: RoomNews(code=code) for code in codes}
+    for room in Room.objects.filter(code__in=codes).exclude(state=Room.State.FINISHED):
+        news[room.code].merge(race_advance(code=room.code, now=now))
+        room.refresh_from_db()
+        seat = racer_seat(room=room, player=player)
+        if room.state != Room.State.FINISHED and seat is not None and not seat.kicked and seat.left_at is None:
+            news[room.code].merge(race_leave(code=room.code, player=player, now=now))
+    others = Racer.objects.filter(player__isnull=False).exclude(player=player).values("room")
+    Room.objects.filter(code__in=codes).exclude(pk__in=others).delete()
+    shared = list(Room.objects.filter(code__in=codes).values_list("code", flat=True))
+    for code in shared:
+        room = _lock_room(code)
+        changed = _hand_over(room, player)
+        _save(room, *changed)  # the seats' nickname changes too: a newer version either way
+        if changed:
+            news[code].add("changed")
+    seats = Racer.objects.filter(room__code__in=shared)
+    kept = Game.objects.filter(Q(pk__in=seats.values("game")) | Q(pk__in=seats.values("ghost")), player=player)
+    games_transfer(source=player, target=stand_in, games=list(kept.values_list("pk", flat=True)))
+    seats.filter(player=player).update(player=stand_in)
+    logger.info("player %s deleted: %s of %s race rooms kept for others", player.pk, len(shared), len(codes))
+    return [news[code] for code in shared if news[code].kinds]

@@ -53,3 +53,13 @@ def test_a_password_change_refusal_answers_as_documented(contract: Contract) -> 
     browser = signed_up("Lin")
     response = send(browser, "post", "/api/accounts/password", {"old": "guess", "new": "a new secret"})
     contract.check(response, method="post", path="/api/accounts/password")
+
+
+def test_deleting_an_account_answers_as_documented(contract: Contract) -> None:  # noqa: F811
+    path = "/api/accounts/delete"
+    browser = signed_up("Lin")
+    contract.check(send(browser, "post", path, {"password": "guess"}), method="post", path=path)
+    contract.check(send(Client(), "post", path, {"password": PASSWORD}), method="post", path=path)
+    contract.check(send(browser, "post", path, {"password": PASSWORD, "now": "1"}), method="post", path=path)
+    deleted = send(browser, "post", path, {"password": PASSWORD})
+    assert deleted.status_code == 204 and "204" in contract.document["paths"][path]["post"]["responses"]

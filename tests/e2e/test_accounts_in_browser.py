@@ -1,5 +1,6 @@
 """Players in real Chromium: a guest plays, signs up, logs out, logs in from another browser and finds
-the same history on their profile; a guest names themselves for the leaderboard without signing up."""
+the same history on their profile; a guest names themselves for the leaderboard without signing up; an
+account is deleted from its account page."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .player import api_game, end_game, play, start_code_game
+from .test_languages_in_browser import serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -118,3 +120,40 @@ def test_a_guest_picks_a_name_for_the_leaderboard_after_a_game(page: Page) -> No
         }"""
     )
     assert offered_again is False  # a chosen name is not offered again
+
+
+def test_a_player_deletes_their_account_and_is_back_home_as_a_visitor(page: Page) -> None:
+    game = play_a_short_game(page)
+    nickname = unique_nickname("Gone")
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("signup-nickname").fill(nickname)
+    page.get_by_test_id("signup-password").fill(PASSWORD)
+    page.get_by_test_id("signup-submit").click()
+    page.wait_for_url(re.compile(rf"/players/{nickname}$"))
+    page.get_by_test_id("nav-account").click()
+    section = page.get_by_role("form", name="Delete account")
+    password = section.get_by_label("Current password")
+    assert serious_violations(page) == []
+
+    # A wrong password is told in the form's alert, and the keyboard is back in the field.
+    password.fill("not it")
+    page.get_by_test_id("delete-submit").click()
+    expect(page.get_by_test_id("ask-no")).to_be_focused()  # the safe answer is the default
+    page.get_by_test_id("ask-yes").click()
+    expect(section.get_by_role("alert")).to_have_text("the current password is wrong")
+    expect(password).to_be_focused()
+
+    # "Keep my account" leaves everything as it was.
+    password.fill(PASSWORD)
+    page.get_by_test_id("delete-submit").click()
+    page.get_by_test_id("ask-no").click()
+    expect(page.get_by_test_id("delete-submit")).to_be_focused()
+    assert page.request.get("/api/me").status == 200
+
+    page.get_by_test_id("delete-submit").click()
+    page.get_by_test_id("ask-yes").click()
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.get_by_test_id("nav-profile")).to_have_count(0)
+    assert page.request.get("/api/me").status == 404
+    assert page.request.get(f"/api/games/{game}").status == 404
+    assert page.request.get(f"/api/players/{nickname}").status == 404

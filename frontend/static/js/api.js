@@ -40,7 +40,7 @@ async function request(method, url, body) {
   } catch {
     throw new ApiError(0, gettext("The server cannot be reached. Check your connection and try again."), "network");
   }
-  if (response.status === 204) return null; // done, nothing to say (logout, password change)
+  if (response.status === 204) return null; // done, nothing to say (logout, password change, deleting)
   let data = null;
   try {
     data = await response.json();
@@ -152,6 +152,11 @@ export function logOut() {
 
 export function changePassword(oldPassword, newPassword) {
   return request("POST", "/api/accounts/password", { old: oldPassword, new: newPassword });
+}
+
+/** POST /api/accounts/delete: the account, its games and its board rows go for good; the session ends. */
+export function deleteAccount(password) {
+  return request("POST", "/api/accounts/delete", { password });
 }
 
 /** GET /api/players/<nickname>: a player's statistics, daily calendar, score chart and recent games. */

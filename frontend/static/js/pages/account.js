@@ -1,8 +1,11 @@
-// The account page: change nickname, sign up, log in, change password, log out. Each form posts JSON to
-// the same API any client uses (with the CSRF header); the server's message explains a refusal.
+// The account page: change nickname, sign up, log in, change password, log out, delete the account. Each
+// form posts JSON to the same API any client uses (with the CSRF header); the server's message explains a
+// refusal.
 
-import { changePassword, logIn, logOut, renameMe, signUp } from "../api.js";
-import { profileUrl } from "../nav.js";
+import { changePassword, deleteAccount, logIn, logOut, renameMe, signUp } from "../api.js";
+import { ask } from "../ask.js";
+import { gettext } from "../i18n.js";
+import { homeUrl, profileUrl } from "../nav.js";
 
 const ACTIONS = {
   async rename(form) {
@@ -26,6 +29,23 @@ const ACTIONS = {
     await logOut();
     window.location.reload();
   },
+  async delete(form) {
+    await deleteAccount(form.elements.password.value);
+    window.location.assign(homeUrl()); // a visitor now: the session has ended
+  },
+};
+
+// Asked before a form's action runs, while its button is still enabled (the question's dialog gives the
+// focus back to it); false leaves everything as it was.
+const CONFIRMATIONS = {
+  async delete(form) {
+    if (!form.elements.password.value) throw new Error(gettext("Type your current password to delete your account."));
+    return ask({
+      question: gettext("Delete your account and all your games for good? This cannot be undone."),
+      yes: gettext("Delete for good"),
+      no: gettext("Keep my account"),
+    });
+  },
 };
 
 function wire(form) {
@@ -36,8 +56,10 @@ function wire(form) {
     event.preventDefault();
     error.hidden = true;
     if (done) done.hidden = true;
-    button.disabled = true;
     try {
+      const confirm = CONFIRMATIONS[form.dataset.form];
+      if (confirm && !(await confirm(form))) return;
+      button.disabled = true;
       await ACTIONS[form.dataset.form](form);
     } catch (failure) {
       error.textContent = failure.message;
