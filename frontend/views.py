@@ -37,15 +37,24 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board for one game; 404 when there is no such game. Who may play it is the socket's and the
-    API's call: the page opens the game's socket first, and its `state` (or its refusal) says."""
+    API's call: the page opens the game's socket first, and its `state` (or its refusal) says. Someone
+    else's game that will not open comes with the reason and where to go instead, which the page shows
+    once the API has refused it."""
     from accounts.selectors import player_from_session
     from games.models import Game  # imported here so the frontend app loads without the games app
+    from games.watching.selectors import game_unseen
 
-    found = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
+    found = get_object_or_404(Game.objects.select_related("player", "deal"), pk=game_id)
     viewer = player_from_session(request.session)
-    # Someone else's game names its player, so the page never says "your game" to a visitor.
-    owner = "" if viewer is not None and viewer.pk == found.player_id else found.player.nickname
-    return render(request, "frontend/game.html", {"game_id": found.pk, "ws_path": found.ws_path, "owner": owner})
+    mine = viewer is not None and viewer.pk == found.player_id
+    context = {
+        "game": found,
+        "ws_path": found.ws_path,
+        # Someone else's game names its player, so the page never says "your game" to a visitor.
+        "owner": "" if mine else found.player.nickname,
+        "unseen": None if mine else game_unseen(game=found, viewer=viewer, today=timezone.now().date()),
+    }
+    return render(request, "frontend/game.html", context)
 
 
 @require_safe
@@ -175,5 +184,6 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
     (an opted-out player, the spoiler rule): the page shows the reason it gives."""
     from games.models import Game
 
-    found = get_object_or_404(Game, pk=game_id)
-    return render(request, "frontend/watch.html", {"game_id": found.pk, "ws_path": f"/ws/watch/{found.pk}/"})
+    found = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
+    context = {"game_id": found.pk, "player": found.player.nickname, "ws_path": f"/ws/watch/{found.pk}/"}
+    return render(request, "frontend/watch.html", context)

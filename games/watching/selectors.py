@@ -1,4 +1,5 @@
-"""Reads of the watching feature: who may watch a game, and which games are live."""
+"""Reads of the watching feature: who may watch a game, why someone else's game will not open and whether
+it may be watched instead, and which games are live."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games.models import Game, GameEvent
-from games.selectors import game_get
+from games.selectors import game_get, game_visible_to
 
 from .crowd import crowd_totals
 from .errors import WatchRefused
@@ -53,6 +54,45 @@ def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) ->
     if viewer is not None and Game.objects.filter(player=viewer, deal=game.deal, status=Game.Status.PLAYING).exists():
         raise WatchRefused(_("you are playing this deal yourself: finish your game first"), code="spoiler")
     return game
+
+
+@dataclass(frozen=True, slots=True)
+class Unseen:
+    """Why a viewer cannot open someone else's game, in a player's words, and where to go instead: its
+    live view (`watchable`) or the day's leaderboard (`board`)."""
+
+    title: str
+    reason: str
+    watchable: bool = False
+    board: bool = False
+
+
+def game_unseen(*, game: Game, viewer: Player | None, today: datetime.date) -> Unseen | None:
+    """Why `viewer` cannot open `game` (with its player and deal) on its page, or None when they can: their
+    own game, or a finished one anyone may read. The page says it only once the API has refused the game,
+    which never tells a stranger why (it answers as if there were no such game)."""
+    if game_visible_to(game=game, player=viewer, today=today):
+        return None
+    nickname = game.player.nickname
+    if game.status == Game.Status.FINISHED:  # on a daily deal whose day is not over
+        played = _("%(nickname)s played it on today's daily deal.") % {"nickname": nickname}
+        hidden = _(
+            "Replays of today's games open when the day ends (midnight UTC), so that nobody can copy a line "
+            "while it still counts."
+        )
+        return Unseen(
+            title=_("%(nickname)s's game is hidden until the day ends") % {"nickname": nickname},
+            reason=f"{played} {hidden}",
+            board=True,
+        )
+    title = _("%(nickname)s is playing this game") % {"nickname": nickname}
+    try:
+        watch_admit(game_id=game.pk, viewer=viewer, today=today)
+    except WatchRefused as refusal:
+        reason = _("Only its player can open a game in play, and you cannot watch it live either: %(why)s.")
+        return Unseen(title=title, reason=reason % {"why": refusal.message})
+    reason = _("Only its player can open a game in play, but you can watch it live, move by move.")
+    return Unseen(title=title, reason=reason, watchable=True)
 
 
 @dataclass(frozen=True, slots=True)

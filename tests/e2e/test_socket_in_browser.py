@@ -92,7 +92,7 @@ def test_someone_elses_game_shows_why_the_socket_was_refused_and_never_retries(
 
     stranger.goto(f"/games/{game}")
 
-    expect(stranger.get_by_test_id("status")).to_contain_text("belongs to another player")
+    expect(stranger.get_by_test_id("unavailable")).to_contain_text("is playing this game")
     stranger.wait_for_function("window.socketCloseCodes.length > 0")
     assert stranger.evaluate("window.socketCloseCodes") == [4403]
     stranger.wait_for_timeout(NO_RETRY_WATCH_MS)

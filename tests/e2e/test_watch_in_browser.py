@@ -1,5 +1,6 @@
 """Watching in real Chromium against a real Daphne: one browser plays, another finds the game in the
-live list, watches it, and sees each move appear; the player sees that someone is watching."""
+live list (or opens the game's own page, which says why it will not open and offers to watch it),
+watches it, and sees each move appear; the player sees that someone is watching."""
 
 from __future__ import annotations
 
@@ -7,14 +8,24 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from .player import PILE, end_game, play, start_code_game
+from .conftest import player_page
+from .player import PILE, end_game, open_board, play, start_code_game
 from .test_languages_in_browser import AXE, serious_violations
 
 pytestmark = pytest.mark.e2e
 
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
+# Persian: "is playing this game", and "finish your own daily game first".
+PLAYING_FA = (
+    "\u062f\u0631 \u062d\u0627\u0644 \u0627\u0646\u062c\u0627\u0645 "
+    "\u0627\u06cc\u0646 \u0628\u0627\u0632\u06cc \u0627\u0633\u062a"
+)
+FINISH_YOURS_FIRST_FA = (
+    "\u0627\u0648\u0644 \u0628\u0627\u0632\u06cc \u0631\u0648\u0632\u0627\u0646\u0647\u0654 "
+    "\u062e\u0648\u062f\u062a\u0627\u0646 \u0631\u0627 \u062a\u0645\u0627\u0645 \u06a9\u0646\u06cc\u062f"
+)
 
 
 def board(page: Page) -> list[tuple[str | None, str | None]]:
@@ -68,6 +79,45 @@ def test_opening_the_watch_page_of_a_game_already_over_shows_its_end(page: Page,
 
     expect(other_player_page.get_by_test_id("final-score")).to_have_text("10")
     expect(other_player_page.locator('[data-role="mode"]')).to_have_text("Shared deal")  # no longer "Loading…"
+
+
+def test_someone_elses_game_in_play_says_why_it_will_not_open_and_leads_to_watching_it(
+    page: Page, other_player_page: Page
+) -> None:
+    game = start_code_game(page, WINNING_GAME["deal_code"])
+    nickname = page.get_by_test_id("nav-profile").locator("bdi").inner_text()
+    stranger = other_player_page
+
+    stranger.goto(f"/games/{game}")
+
+    panel = stranger.get_by_test_id("unavailable")
+    expect(panel).to_be_focused()
+    expect(panel.get_by_role("heading")).to_have_text(f"{nickname} is playing this game")
+    expect(panel).to_contain_text("Only its player can open a game in play, but you can watch it live")
+    expect(stranger.get_by_test_id("hint")).to_be_hidden()  # no score bar or empty board around it
+    stranger.get_by_test_id("unavailable-watch").click()
+    stranger.wait_for_url(f"**/watch/{game}")
+    expect(stranger.locator(PILE)).to_have_count(52)
+    play(page, WINNING_GAME["moves"][0])
+    expect(stranger.locator(PILE)).to_have_count(51)
+
+
+def test_todays_daily_in_play_tells_a_persian_visitor_to_finish_their_own_first_and_leads_home(
+    page: Page, browser: Browser, site_url: str
+) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    game = open_board(page)
+
+    with player_page(browser, site_url, locale="fa-IR") as stranger:
+        stranger.goto(f"/games/{game}")
+
+        panel = stranger.get_by_test_id("unavailable")
+        expect(panel.get_by_role("heading")).to_contain_text(PLAYING_FA)
+        expect(panel).to_contain_text(FINISH_YOURS_FIRST_FA)
+        expect(stranger.get_by_test_id("unavailable-watch")).to_have_count(0)
+        stranger.get_by_test_id("unavailable-home").click()
+        expect(stranger.get_by_test_id("daily")).to_be_visible()
 
 
 def test_a_player_who_turns_watching_off_leaves_the_live_list(page: Page, other_player_page: Page) -> None:

@@ -10,7 +10,7 @@ import { BoardView } from "../board/view.js";
 import { cardName } from "../cards.js";
 import { GameClock, formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
-import { formatDate, localDigits } from "../locale_format.js";
+import { localDigits } from "../locale_format.js";
 import { GameLink } from "../link.js";
 import { dealLinkUrl, gamePageUrl } from "../nav.js";
 import { applyMove, legalMoves, replay, score, tapPile, targetsFrom } from "../rules.js";
@@ -55,7 +55,9 @@ function pageElements(page) {
     dealCode: byTestId("deal-code"),
     dealCodeBox: byRole("deal-code-box"),
     copyLink: byRole("copy-link"),
-    mode: byRole("mode"),
+    playBar: byRole("play-bar"),
+    unavailable: byTestId("unavailable"),
+    unavailableReason: byRole("unavailable-reason"),
     ranked: byRole("ranked"),
     stuckActions: byRole("stuck-actions"),
     stuckUndo: byRole("stuck-undo"),
@@ -202,11 +204,21 @@ class GamePage {
       const game = await getGame(this.gameId);
       if (!this.game) this.begin(game);
     } catch (error) {
-      if (this.game) return;
-      this.el.felt.setAttribute("aria-busy", "false");
-      this.el.mode.textContent = gettext("Game unavailable");
-      this.setStatus(this.refusal?.error || error.message);
+      if (!this.game) this.showUnavailable(this.refusal?.error || error.message);
     }
+  }
+
+  /** The game will not load: the board and its bars give way to why (the server's words for someone
+   * else's game, else `fallback`) and where to go instead. */
+  showUnavailable(fallback) {
+    const el = this.el;
+    el.felt.setAttribute("aria-busy", "false");
+    el.felt.hidden = true;
+    el.playBar.hidden = true;
+    el.connection.hidden = true;
+    if (!el.unavailableReason.textContent.trim()) el.unavailableReason.textContent = fallback;
+    el.unavailable.hidden = false;
+    el.unavailable.focus({ preventScroll: true });
   }
 
   /** The game, as the socket's first state or a GET answered: draw it and start playing. */
@@ -306,13 +318,6 @@ class GamePage {
     const { el, game } = this;
     // After a hint the chip says "Unranked" in every mode: the game is off the leaderboards for good.
     const unranked = this.hinted && !game.ranked;
-    if (game.mode === "daily") {
-      el.mode.textContent = game.daily_date
-        ? interpolate(gettext("Daily deal · %(date)s"), { date: formatDate(game.daily_date) })
-        : gettext("Daily deal");
-    } else {
-      el.mode.textContent = game.mode === "code" ? gettext("Shared deal") : gettext("New game");
-    }
     el.ranked.hidden = game.mode !== "daily" && !unranked;
     if (unranked) el.ranked.textContent = gettext("Unranked");
     else el.ranked.textContent = game.ranked ? gettext("Ranked") : gettext("Practice");
@@ -657,7 +662,7 @@ class GamePage {
     if (this.game) {
       this.setConnection("refused"); // with the reason now
     } else {
-      this.el.connection.hidden = true; // nothing to play yet: the status says why
+      this.el.connection.hidden = true; // no game yet: it loads over REST, or the page says why not
       this.loadOverRest(); // perhaps someone else's finished game, which anyone may see
     }
   }

@@ -73,13 +73,13 @@ class WatchPage {
 
   // ---------------------------------------------------------------- what the socket brings
 
-  onState({ game, player, race }) {
+  onState({ game, race }) {
     const first = this.game === null;
     this.game = game;
     this.deal = game.deal;
     this.line = copyLine(game.moves);
     this.piles = replay(this.deal, this.line);
-    if (first) this.showWho(player, race);
+    if (first) this.showWho(race);
     this.el.felt.setAttribute("aria-busy", "false");
     this.view.show(this.piles);
     this.clock?.stop();
@@ -163,8 +163,8 @@ class WatchPage {
 
   // ---------------------------------------------------------------- drawing
 
-  showWho(player, race) {
-    this.el.player.textContent = player?.nickname ?? "";
+  /** The game's mode, and its race when it is a racer's board (the page names the player already). */
+  showWho(race) {
     this.el.mode.textContent = modeText(this.game);
     if (race) {
       this.el.race.hidden = false;
@@ -216,7 +216,7 @@ class WatchPage {
     this.clock?.stop();
     this.game = { ...this.game, status: "finished", result };
     if (!result) return;
-    const name = this.el.player.textContent || gettext("The player");
+    const name = this.el.player.textContent;
     this.el.timer.textContent = formatDuration(result.seconds);
     let title;
     if (result.won) {
