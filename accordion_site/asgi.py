@@ -1,8 +1,8 @@
-"""ASGI entry point: HTTP goes to Django, /ws/ sockets to Channels consumers behind origin and
-session checks, with the session's player resolved once per socket (scope["player"]), a cap on each
-player's open sockets, and outages answered with "try again" (accordion_site/sockets.py). With
-production settings it refuses to start until `collectstatic` has run for this code
-(accordion_site/storage.py): every page would answer 500."""
+"""ASGI entry point: HTTP goes to Django, /ws/ sockets to Channels consumers behind origin (the site's
+own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the session's player resolved once per
+socket (scope["player"]), a cap on each player's open sockets, and outages answered with "try again"
+(accordion_site/sockets.py). With production settings it refuses to start until `collectstatic` has
+run for this code (accordion_site/storage.py): every page would answer 500."""
 
 import os
 
@@ -12,7 +12,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "accordion_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
@@ -22,7 +21,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 
 from . import daphne_limits  # noqa: E402
 from .logs import SocketLogContext  # noqa: E402
-from .sockets import OutageGuard, SocketsPerPlayer, no_such_socket  # noqa: E402
+from .sockets import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 from .storage import require_collected_static_files  # noqa: E402
 
 require_collected_static_files()
@@ -32,7 +31,7 @@ daphne_limits.install()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SiteOriginValidator(
             OutageGuard(
                 SessionMiddlewareStack(
                     PlayerMiddleware(

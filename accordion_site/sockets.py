@@ -1,6 +1,6 @@
-"""The edges every socket passes before (and around) its consumer: outages, unknown paths, and how many
-sockets one player may hold. Each refusal follows the socket convention: accept, send
-`{"t": "refused", "error", "code"}`, then close with a code the browser sees.
+"""The edges every socket passes before (and around) its consumer: the page's origin, outages, unknown
+paths, and how many sockets one player may hold. Each refusal but the origin's follows the socket
+convention: accept, send `{"t": "refused", "error", "code"}`, then close with a code the browser sees.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlparse
 
 from autobahn.exception import Disconnected
+from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 
 from .errors import OUTAGES
@@ -42,6 +44,46 @@ async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: ob
     except Exception:
         raise_if_stopping()
         logger.exception(what + " was not delivered to a socket", *args)
+
+
+class SiteOriginValidator(OriginValidator):
+    """Outermost: a socket opens only from the site's own pages, so that a page another program serves on
+    the same host but another port (`http://127.0.0.1:9999`, or `http://example.com:8443` beside
+    `https://example.com`) cannot open a player's socket with the player's cookies. As Django's CSRF
+    check compares an HTTP request's whole origin, the Origin must be the one the handshake's own Host
+    names (the browser's Host, which deploy/nginx.conf forwards; a Host without a port means the
+    scheme's default, so `https://x` and `http://x:80` both match Host `x`) or one of
+    CSRF_TRUSTED_ORIGINS (`https://*.example.com` included), and its host must be one of ALLOWED_HOSTS.
+    Channels' OriginValidator compares the origins (scheme, host, port) and refuses as it does any
+    foreign origin: the handshake is closed unaccepted, which a browser sees as a failed connection."""
+
+    def __init__(self, application: ASGIApp) -> None:
+        super().__init__(application, allowed_origins=[])  # they depend on each handshake's Host
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        headers = dict(scope["headers"])
+        if self.allows(origin=headers.get(b"origin"), host=headers.get(b"host")):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
+
+    def allows(self, *, origin: bytes | None, host: bytes | None) -> bool:
+        """Whether a handshake with this Origin and Host header comes from one of the site's pages."""
+        if origin is None or host is None:
+            return False
+        site = host.decode("latin1")
+        # A socket does not know whether TLS ended in front of it: its own origin may have either scheme.
+        own = [f"http://{site}", f"https://{site}"]
+        # Channels writes Django's "https://*.example.com" as "https://.example.com"; Django matches
+        # nothing with an entry that has no scheme (and its system check refuses one), nor does this.
+        trusted = [entry.replace("://*.", "://.", 1) for entry in settings.CSRF_TRUSTED_ORIGINS if "://" in entry]
+        try:
+            parsed = urlparse(origin.decode("latin1"))
+            allowed_host = any(
+                pattern == "*" or self.match_allowed_origin(parsed, pattern) for pattern in settings.ALLOWED_HOSTS
+            )
+            return allowed_host and any(self.match_allowed_origin(parsed, pattern) for pattern in [*own, *trusted])
+        except ValueError:  # a port that is not a number, an unclosed "[": no browser sends these
+            return False
 
 
 async def refuse(receive: Any, send: Any, *, error: str, code: str, close_code: int) -> None:

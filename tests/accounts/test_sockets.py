@@ -10,7 +10,7 @@ from django.test import Client
 
 from accordion_site.asgi import application
 from tests.api_client import post, start
-from tests.games.sockets import ALLOWED_ORIGIN, refusal
+from tests.games.sockets import FROM_THE_SITE, refusal
 
 from .conftest import PASSWORD, post_for_status, signed_up
 
@@ -26,7 +26,7 @@ def ada_and_game(transactional_db: None) -> tuple[Client, int]:
 
 def socket_of(browser: Client, game_id: int) -> WebsocketCommunicator:
     cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", cookie)]
+    headers = [*FROM_THE_SITE, (b"cookie", cookie)]
     return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
 
 

@@ -1,8 +1,8 @@
 """The shipped deploy/nginx.conf in front of two production Daphne processes, as docs/deploy.md sets it
 up: pages, the API, /healthz and the sockets answer through it over TLS, plain HTTP is sent to HTTPS,
-a body over its limit gets the API's JSON refusal, and a client cannot name its own address in
-X-Forwarded-For. The config is the repository's own file with
-only its certificate paths, listening ports and upstream ports changed.
+a body over its limit gets the API's JSON refusal, a page on another port of the site's host cannot
+open a player's socket, and a client cannot name its own address in X-Forwarded-For. The config is the
+repository's own file with only its certificate paths, listening ports and upstream ports changed.
 
 Under CI a missing nginx or openssl fails this test; elsewhere it is skipped."""
 
@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from bench.cluster import Daphne, free_port
 from tests.conftest import need_service
@@ -107,15 +108,16 @@ def tls() -> ssl.SSLContext:
     return context
 
 
-def wss(port: int, path: str, headers: dict[str, str]) -> Any:
-    """A WebSocket to `path` through nginx, as a browser on the site opens it, with these extra headers."""
+def wss(port: int, path: str, headers: dict[str, str], *, origin: str = f"https://{HOST}") -> Any:
+    """A WebSocket to `path` through nginx, as a browser on a page at `origin` (the site's own) opens it,
+    with these extra headers."""
     return connect(
         f"wss://{HOST}:{port}{path}",
         host="127.0.0.1",
         port=port,
         ssl=tls(),
         server_hostname=HOST,
-        origin=f"https://{HOST}",  # type: ignore[arg-type]
+        origin=origin,  # type: ignore[arg-type]
         additional_headers=headers,
     )
 
@@ -171,6 +173,11 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
         async with wss(https_port, game["ws"], {"Cookie": f"{cookie}; {session}"}) as socket:
             first = json.loads(await socket.recv())
             assert first["t"] == "state" and first["game"]["id"] == game["id"]
+        # nginx forwards the Host without a port: a page on another port of that host is refused.
+        with pytest.raises(InvalidStatus) as refused:
+            async with wss(https_port, game["ws"], {"Cookie": f"{cookie}; {session}"}, origin=f"https://{HOST}:8443"):
+                pass
+        assert refused.value.response.status_code == 403
 
         # A client that writes its own X-Forwarded-For is still counted by its real address: nginx
         # writes the header Daphne reads. One visitor socket an address a process: of three, spread over

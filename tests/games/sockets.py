@@ -1,4 +1,5 @@
-"""Helpers for socket tests: a communicator that arrives with a player's session cookie."""
+"""Helpers for socket tests: a communicator that arrives from the site's page with a player's session
+cookie."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from accordion_site.asgi import application
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
 
-ALLOWED_ORIGIN = b"http://127.0.0.1:8000"
+SITE_HOST = b"127.0.0.1:8000"
+ALLOWED_ORIGIN = b"http://" + SITE_HOST
+# What a browser on a page of the site (`make run`'s) sends with a socket's handshake.
+FROM_THE_SITE = [(b"host", SITE_HOST), (b"origin", ALLOWED_ORIGIN)]
 
 
 @database_sync_to_async
@@ -28,8 +32,8 @@ async def game_socket(
     game_id: int, player: Player | None, *, v: int | None = None, origin: bytes = ALLOWED_ORIGIN
 ) -> WebsocketCommunicator:
     """An unconnected communicator for /ws/games/<id>/ (resuming after version `v`, if given) carrying
-    `player`'s session."""
-    headers = [(b"origin", origin), (b"cookie", await session_cookie_for(player))]
+    `player`'s session, from a page at `origin` on the site."""
+    headers = [(b"host", SITE_HOST), (b"origin", origin), (b"cookie", await session_cookie_for(player))]
     query = "" if v is None else f"?v={v}"
     return WebsocketCommunicator(application, f"/ws/games/{game_id}/{query}", headers=headers)
 

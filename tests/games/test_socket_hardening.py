@@ -20,7 +20,7 @@ from games import engine
 from games.models import Game
 from games.services import game_start
 
-from .sockets import ALLOWED_ORIGIN, game_socket, refusal
+from .sockets import FROM_THE_SITE, game_socket, refusal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,7 +69,7 @@ async def test_a_frame_nested_a_thousand_deep_is_rejected_and_the_socket_stays_o
 
 
 async def test_an_unknown_socket_path_is_refused_with_4404(player):
-    socket = WebsocketCommunicator(application, "/ws/games/-1/", headers=[(b"origin", ALLOWED_ORIGIN)])
+    socket = WebsocketCommunicator(application, "/ws/games/-1/", headers=FROM_THE_SITE)
     close_code, message = await refusal(socket)
     assert close_code == CLOSE_NO_SUCH_SOCKET
     assert message == {"t": "refused", "error": "no such socket", "code": "not_found"}

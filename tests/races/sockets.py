@@ -9,12 +9,12 @@ from channels.testing import WebsocketCommunicator
 
 from accordion_site.asgi import application
 from accounts.models import Player
-from tests.games.sockets import ALLOWED_ORIGIN, session_cookie_for
+from tests.games.sockets import FROM_THE_SITE, session_cookie_for
 
 
 async def room_socket(code: str, player: Player | None) -> WebsocketCommunicator:
     """A connected room socket of `player` (a visitor without a player when None)."""
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", await session_cookie_for(player))]
+    headers = [*FROM_THE_SITE, (b"cookie", await session_cookie_for(player))]
     socket = WebsocketCommunicator(application, f"/ws/races/{code}/", headers=headers)
     accepted, _ = await socket.connect()
     assert accepted

@@ -20,7 +20,7 @@ from games.models import Game
 from games.races import consumers, selectors, services
 from games.races.models import Room
 from games.services import game_finish, game_move
-from tests.games.sockets import ALLOWED_ORIGIN, game_socket, refusal, session_cookie_for
+from tests.games.sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
 
 from .sockets import racer, room_socket, room_until, until
 
@@ -201,7 +201,7 @@ async def test_a_host_who_closes_the_tab_in_the_lobby_is_followed_by_a_connected
 
 @pytest.mark.parametrize("code", ["ZZZZZZ", "not-a-code"])
 async def test_a_room_that_does_not_exist_is_refused_with_4404(host, code):
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", await session_cookie_for(host))]
+    headers = [*FROM_THE_SITE, (b"cookie", await session_cookie_for(host))]
     closed_with, message = await refusal(WebsocketCommunicator(application, f"/ws/races/{code}/", headers=headers))
     assert closed_with == 4404 and message is not None and message["code"] == "not_found"
 

@@ -13,7 +13,7 @@ from accounts.models import Player
 from games import engine
 from games.services import game_start
 from tests.api_client import post, start
-from tests.games.sockets import ALLOWED_ORIGIN, refusal, session_cookie_for
+from tests.games.sockets import FROM_THE_SITE, refusal, session_cookie_for
 
 MISSING_GAME = 987654321
 
@@ -21,7 +21,7 @@ MISSING_GAME = 987654321
 async def persian_socket(path: str, player: Player, *, cookie: str = "", accept_language: bytes = b"") -> object:
     """An unconnected communicator for `path` carrying `player`'s session and the given language hints."""
     cookies = (await session_cookie_for(player)) + (f"; {cookie}".encode() if cookie else b"")
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", cookies)]
+    headers = [*FROM_THE_SITE, (b"cookie", cookies)]
     if accept_language:
         headers.append((b"accept-language", accept_language))
     return WebsocketCommunicator(application, path, headers=headers)

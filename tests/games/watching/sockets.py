@@ -10,7 +10,7 @@ from accordion_site.asgi import application
 from accounts.models import Player
 from games.models import Game
 
-from ..sockets import ALLOWED_ORIGIN, session_cookie_for
+from ..sockets import FROM_THE_SITE, session_cookie_for
 
 # Time enough for a socket message a test waits for (the counts are written every half second).
 HEAR_S = 5.0
@@ -19,13 +19,13 @@ CONNECT_S = 30.0
 
 async def watch_socket(game_id: int, viewer: Player | None, *, v: int | None = None) -> WebsocketCommunicator:
     """An unconnected communicator for /ws/watch/<id>/ (resuming after version `v`) with `viewer`'s session."""
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", await session_cookie_for(viewer))]
+    headers = [*FROM_THE_SITE, (b"cookie", await session_cookie_for(viewer))]
     query = "" if v is None else f"?v={v}"
     return WebsocketCommunicator(application, f"/ws/watch/{game_id}/{query}", headers=headers)
 
 
 async def live_socket(viewer: Player | None) -> WebsocketCommunicator:
-    headers = [(b"origin", ALLOWED_ORIGIN), (b"cookie", await session_cookie_for(viewer))]
+    headers = [*FROM_THE_SITE, (b"cookie", await session_cookie_for(viewer))]
     return WebsocketCommunicator(application, "/ws/live/", headers=headers)
 
 
