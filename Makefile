@@ -36,10 +36,16 @@ serve-prod: $(VENV)/.installed-run check-gettext
 	deploy/serve-prod.sh
 
 # nginx and openssl: a test runs the shipped deploy/nginx.conf in front of the site (tests/faults).
+# Only what is missing is installed: a Node.js from another source brings its own npm, which Debian's
+# npm package conflicts with.
 check-system-deps: check-gettext
-	@command -v node >/dev/null && command -v npm >/dev/null && command -v chromium >/dev/null && \
-		{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } && command -v openssl >/dev/null || \
-		( $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs npm chromium nginx-light openssl )
+	@missing=""; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
+	command -v openssl >/dev/null || missing="$$missing openssl"; \
+	[ -z "$$missing" ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; }
 
 # GNU gettext compiles the .po catalogues (locale/) into the .mo files Django reads; they are built, never committed.
 check-gettext:
