@@ -1,10 +1,16 @@
 """What a socket message costs the server before any game logic: an echo socket under Daphne.
 
-    .venv/bin/python bench/socket_floor.py [--sockets 400] [--duration 20] [--variants raw,consumer,...]
+    .venv/bin/python bench/socket_floor.py [--sockets 400] [--rate 1] [--listeners 0] [--duration 20]
+                                           [--variants raw,consumer,...]
 
 For each variant, starts one Daphne process on loopback serving an echo socket, opens --sockets
-sockets, sends one small JSON frame a second on each (spread over the second) and waits for its echo,
-then prints the server's CPU per echo and the p50/p99 round trip. No database, no Redis. Variants:
+sockets, sends --rate small JSON frames a second on each (spread over the second) and waits for each
+echo, then prints the server's CPU per echo and the p50/p99 round trip. No database, no Redis.
+
+With --listeners K, each sending socket has K more sockets that only listen, and the server writes
+every frame it receives to them too, as a move's event reaches the player's other tab (K=1,
+bench/load.py) or a racer's progress reaches the room sockets of a race (K=4, bench/race.py): the
+bare server's cost of a move's frames, before Channels, the database or Redis. Variants:
 
 - raw: a bare ASGI application (Daphne, autobahn and Twisted alone);
 - consumer: a Channels AsyncWebsocketConsumer, dispatching as the site's sockets do (games/consumers.py);
@@ -38,15 +44,25 @@ SETTLE_S = 2.0
 # --- the server side (imported by Daphne as bench.socket_floor:application) --------------------------
 
 
+# Listening sockets by the path they opened (`/<group>/listen`), for the raw variant's copies.
+_listeners: dict[str, list[Any]] = {}
+
+
 async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] != "websocket":
         return
+    group, _, role = scope["path"].strip("/").partition("/")
     while True:
         message = await receive()
         if message["type"] == "websocket.connect":
             await send({"type": "websocket.accept"})
+            if role == "listen":
+                _listeners.setdefault(group, []).append(send)
         elif message["type"] == "websocket.receive":
-            await send({"type": "websocket.send", "text": message.get("text")})
+            reply = {"type": "websocket.send", "text": message.get("text")}
+            await send(reply)
+            for listener in _listeners.get(group, ()):
+                await listener(reply)
         else:
             return
 
@@ -95,7 +111,7 @@ if __name__ != "__main__":
 # --- the client side ---------------------------------------------------------------------------------
 
 
-async def measure(variant: str, *, sockets: int, duration: float) -> str:
+async def measure(variant: str, *, sockets: int, rate: float, listeners: int, duration: float) -> str:
     from websockets.asyncio.client import connect
 
     from bench.cluster import daphne_process, process_cpu_seconds
@@ -103,35 +119,51 @@ async def measure(variant: str, *, sockets: int, duration: float) -> str:
     env = {**os.environ, "SOCKET_FLOOR_VARIANT": variant}
     log = Path(tempfile.mkdtemp(prefix="socket-floor-")) / "daphne.log"
     with daphne_process(env, log, application="bench.socket_floor:application") as server:
-        connections = [await connect(f"ws://127.0.0.1:{server.port}/") for _ in range(sockets)]
+        url = f"ws://127.0.0.1:{server.port}"
+        connections = [await connect(f"{url}/{index}/send") for index in range(sockets)]
+        listening = [await connect(f"{url}/{index}/listen") for index in range(sockets) for _ in range(listeners)]
         round_trips: list[float] = []
+        heard = 0
         frame = json.dumps({"t": "move", "n": 1, "move": [12, 11]})
+        interval = 1.0 / rate
 
         async def play(connection: Any, index: int, until: float) -> None:
-            await asyncio.sleep(index / sockets)
+            await asyncio.sleep(interval * index / sockets)
             while (start := time.perf_counter()) < until:
                 await connection.send(frame)
                 await connection.recv()
                 round_trips.append(time.perf_counter() - start)
-                await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - start)))
 
+        async def listen(connection: Any) -> None:
+            nonlocal heard
+            async for _ in connection:
+                heard += 1
+
+        listening_tasks = [asyncio.create_task(listen(connection)) for connection in listening]
         await asyncio.sleep(SETTLE_S)
         cpu_before = process_cpu_seconds(server.pid)
+        heard_before = heard
         until = time.perf_counter() + duration
         await asyncio.gather(*(play(connection, index, until) for index, connection in enumerate(connections)))
         cpu = process_cpu_seconds(server.pid) - cpu_before
-        for connection in connections:
+        copies = heard - heard_before
+        for connection in [*connections, *listening]:
             await connection.close()
+        await asyncio.gather(*listening_tasks)
     quantiles = statistics.quantiles(round_trips, n=100)
     return (
         f"{variant:<9} {len(round_trips):>6} echoes   server CPU {1000 * cpu / len(round_trips):.3f} ms per echo"
-        f"   round trip p50 {1000 * quantiles[49]:.1f} ms  p99 {1000 * quantiles[98]:.1f} ms"
+        f" ({100 * cpu / duration:.0f} % of a core)   round trip p50 {1000 * quantiles[49]:.1f} ms"
+        f"  p99 {1000 * quantiles[98]:.1f} ms" + (f"   copies heard {copies}" if listeners else "")
     )
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sockets", type=int, default=400)
+    parser.add_argument("--rate", type=float, default=1.0, help="frames a second each sending socket sends")
+    parser.add_argument("--listeners", type=int, default=0, help="sockets that hear each sender's frames (raw only)")
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args(argv)
@@ -139,10 +171,18 @@ def main(argv: list[str]) -> None:
     unknown = set(variants) - set(VARIANTS)
     if unknown:
         parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
+    if args.listeners and variants != ["raw"]:
+        parser.error("--listeners goes with --variants raw")
     print(f"command   .venv/bin/python bench/socket_floor.py {' '.join(argv)}".rstrip())
-    print(f"load      {args.sockets} sockets, 1 message a second each, {args.duration:.0f} s per variant, 1 Daphne")
+    print(
+        f"load      {args.sockets} sockets sending {args.rate:g} messages a second each, {args.listeners} listening"
+        f" socket(s) each, {args.duration:.0f} s per variant, 1 Daphne"
+    )
     for variant in variants:
-        print(asyncio.run(measure(variant, sockets=args.sockets, duration=args.duration)), flush=True)
+        measured = measure(
+            variant, sockets=args.sockets, rate=args.rate, listeners=args.listeners, duration=args.duration
+        )
+        print(asyncio.run(measured), flush=True)
 
 
 if __name__ == "__main__":
