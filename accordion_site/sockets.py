@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from autobahn.exception import Disconnected
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 
@@ -44,6 +45,19 @@ async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: ob
     except Exception:
         raise_if_stopping()
         logger.exception(what + " was not delivered to a socket", *args)
+
+
+class SiteSocket(AsyncWebsocketConsumer):
+    """The base of the site's consumers: a frame written after the client has begun to close (autobahn
+    raises `Disconnected` until Daphne's disconnect message arrives) is dropped quietly, as there is no
+    one left to read it. Without this, a player who closed the tab while a move was being stored ended
+    the consumer with an ERROR and a traceback, before its disconnect could take it out of the hub."""
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            return  # its disconnect is on the way (no contextlib.suppress: this runs for every frame)
 
 
 class SiteOriginValidator(OriginValidator):

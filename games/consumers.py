@@ -14,7 +14,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -22,7 +21,7 @@ from django.utils.translation import gettext as _
 from accordion_site.db import db_call
 from accordion_site.errors import OUTAGES, ServiceError
 from accordion_site.languages import socket_language
-from accordion_site.sockets import CLOSE_TRY_AGAIN
+from accordion_site.sockets import CLOSE_TRY_AGAIN, SiteSocket
 from accounts.models import Player
 
 from . import events, protocol, selectors, services
@@ -47,7 +46,7 @@ MAX_CATCH_UP_EVENTS = 50
 REMEMBERED_ACKS = 64
 
 
-class ServiceSocket(AsyncWebsocketConsumer):
+class ServiceSocket(SiteSocket):
     """What the game and race sockets share: handlers run in the handshake's language, frames are JSON,
     a refusal is sent before the close, and a socket over its message rate is told to slow down, then
     closed. A subclass sets `rate` and `strikes` on connect and names itself in `described`."""

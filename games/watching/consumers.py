@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
+from accordion_site.sockets import SiteSocket
 from accounts.models import Player
 from games import events
 from games.consumers import (
@@ -52,7 +52,7 @@ class CatchUp:
     badge: str | None
 
 
-class ListenOnly(AsyncWebsocketConsumer):
+class ListenOnly(SiteSocket):
     """A socket that only listens: each message it sends is answered with a `read_only` reject, and a
     flood with `rate_limited` rejects, then close 4429."""
 
@@ -97,10 +97,10 @@ class WatchConsumer(ListenOnly):
         self.watching: Watching = await watching()
         # Join the audience before reading the game, so that nothing committed in between is missed.
         await self.watching.join(self.game_id, self)
+        # A watcher who leaves while being brought up to date is taken out by its disconnect, which
+        # follows: what is written to it meanwhile is dropped (SiteSocket).
         try:
             await self._watch()
-        except Disconnected:
-            self._leave()  # the watcher left while it was being brought up to date
         except BaseException:
             # Cancelled or failed half-way: leave nothing behind in the audience or the count.
             self._leave()
