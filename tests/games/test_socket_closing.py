@@ -72,7 +72,8 @@ async def test_a_move_sent_just_before_the_tab_closes_is_stored_and_its_socket_l
     game, _ = await sync_to_async(game_start)(player=player, mode="new", now=timezone.now())
     move = engine.legal_moves(engine.replay(game.deal.cards, []))[0]
     app = ClosedByTheClient()
-    socket = await socket_to(app, f"/ws/games/{game.pk}/?v={game.version}", player)
+    socket = await socket_to(app, f"/ws/games/{game.pk}/", player)
+    assert (await socket.receive_json_from())["t"] == "state"  # sent once the socket follows the game
     assert hub().following(game.pk) == 1
 
     with caplog.at_level(logging.INFO):
