@@ -2,7 +2,8 @@
 own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the session's player resolved once per
 socket (scope["player"]), a cap on each player's open sockets, and outages answered with "try again"
 (accordion_site/sockets.py). With production settings it refuses to start until `collectstatic` has
-run for this code (accordion_site/storage.py): every page would answer 500."""
+run for this code (accordion_site/storage.py): every page would answer 500. Once built, the process's
+garbage collection is tuned for serving (accordion_site/collection.py)."""
 
 import os
 
@@ -20,6 +21,7 @@ from games.races.routing import websocket_urlpatterns as race_websocket_urlpatte
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 from . import daphne_limits  # noqa: E402
+from .collection import tune_for_serving  # noqa: E402
 from .logs import SocketLogContext  # noqa: E402
 from .sockets import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 from .storage import require_collected_static_files  # noqa: E402
@@ -48,3 +50,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Last: everything made so far lives as long as the process (accordion_site/collection.py).
+tune_for_serving()

@@ -107,6 +107,14 @@ TEMPLATES = [
     },
 ]
 
+# A server process's garbage collection (accordion_site/collection.py): the collector's three generation
+# thresholds, as gc.set_threshold takes them (CPython's own are 700, 10, 10; a first one of 0 turns
+# automatic collection off).
+_gc_thresholds = env_list("GC_THRESHOLDS", ["50000", "20", "100"])
+if len(_gc_thresholds) != 3 or not all(number.isdigit() for number in _gc_thresholds):
+    raise ImproperlyConfigured(f"GC_THRESHOLDS takes three whole numbers, not {os.environ.get('GC_THRESHOLDS')!r}")
+GC_THRESHOLDS = tuple(int(number) for number in _gc_thresholds)
+
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 # Socket consumers run their database work on this many threads per process (accordion_site/db.py),
 # concurrently, instead of on Channels' one shared thread.

@@ -65,3 +65,25 @@ def test_the_log_format_is_read_whatever_its_case_and_a_wrong_one_is_named():
     assert manage("check", ALLOWED_HOSTS="accordion.example", LOG_FORMAT="JSON", **production).returncode == 0
     wrong = manage("check", ALLOWED_HOSTS="accordion.example", LOG_FORMAT="xml", **production)
     assert wrong.returncode != 0 and "LOG_FORMAT is json or plain, not 'xml'" in wrong.stderr
+
+
+def test_a_malformed_gc_thresholds_stops_the_start_and_names_itself():
+    result = manage("check", DEBUG="1", GC_THRESHOLDS="50000,20")
+    assert result.returncode != 0 and "GC_THRESHOLDS takes three whole numbers, not '50000,20'" in result.stderr
+
+
+def test_a_server_process_freezes_its_start_up_objects_and_collects_at_the_set_thresholds():
+    # A fresh interpreter, as Daphne is: it imports the ASGI application and serves from it.
+    script = "import gc, accordion_site.asgi; print(gc.get_freeze_count(), *gc.get_threshold())"
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=environment(DEBUG="1", GC_THRESHOLDS="40000,15,90"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, *thresholds = (int(number) for number in result.stdout.split())
+    assert thresholds == [40000, 15, 90]
+    assert frozen > 50_000  # Django, the site's modules and their objects: never scanned again
