@@ -13,10 +13,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "accordion_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-from accounts.middleware import PlayerMiddleware  # noqa: E402
+from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -30,20 +30,17 @@ require_collected_static_files()
 # Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
 daphne_limits.install()
 
+# The last route refuses any other socket path with 4404.
+socket_routes = [*websocket_urlpatterns, *race_websocket_urlpatterns, re_path(r"", no_such_socket)]  # type: ignore[arg-type]
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SiteOriginValidator(
             OutageGuard(
-                SessionMiddlewareStack(
-                    PlayerMiddleware(
-                        SocketsPerPlayer(
-                            SocketLogContext(
-                                URLRouter(
-                                    [*websocket_urlpatterns, *race_websocket_urlpatterns, re_path(r"", no_such_socket)]  # type: ignore[arg-type]
-                                )
-                            )
-                        )
+                CookieMiddleware(
+                    SocketSessionMiddleware(
+                        PlayerMiddleware(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
                     )
                 )
             )

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.sessions import SessionMiddlewareStack
+from channels.sessions import CookieMiddleware
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from accounts.middleware import PlayerMiddleware
+from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +26,7 @@ class ScopePlayerConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"player": None if player is None else player.nickname})
 
 
-application = SessionMiddlewareStack(PlayerMiddleware(ScopePlayerConsumer.as_asgi()))
+application = CookieMiddleware(SocketSessionMiddleware(PlayerMiddleware(ScopePlayerConsumer.as_asgi())))
 
 
 def session_cookie(client: Client) -> tuple[bytes, bytes]:
