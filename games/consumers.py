@@ -160,7 +160,7 @@ class GameConsumer(ServiceSocket):
                 await self._flush_held(below=None)
                 await self._send(self.acks[message.n])
             else:
-                ack = await db_call(self._apply)(message)
+                ack = await self._apply(message)
                 self._remember(ack)
                 await self._send_ack(ack)
         except GameError as error:
@@ -230,26 +230,21 @@ class GameConsumer(ServiceSocket):
             return game.version, [json.dumps(protocol.state(game=payload, version=game.version), cls=DjangoJSONEncoder)]
         return game.version, [event.frame for event in missed]
 
-    def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:
+    async def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:
         if self.player is None:
             raise GameError(_("this socket has no player"))
         now = timezone.now()
         if isinstance(message, protocol.MoveMessage):
-            game = services.game_move(
+            # A plain move is stored from the event loop; the rest on the database threads.
+            game = await services.game_move_from_socket(
                 game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
             )
         else:
-            game = services.game_undo(game_id=self.game_id, player=self.player, now=now)
+            game = await db_call(services.game_undo)(game_id=self.game_id, player=self.player, now=now)
         self.known = game
-        return protocol.ack(
-            n=message.n, version=game.version, piles=game.piles, status=game.status, result=_result(game)
-        )
-
-
-def _result(game: Game) -> dict[str, Any] | None:
-    if game.status != Game.Status.FINISHED:
-        return None
-    return game_result(game)
+        # A finished game's result carries its standing on the day's board: a read, so on a thread.
+        result = await db_call(game_result)(game) if game.status == Game.Status.FINISHED else None
+        return protocol.ack(n=message.n, version=game.version, piles=game.piles, status=game.status, result=result)
 
 
 def _since(scope: dict[str, Any]) -> int | None:

@@ -97,15 +97,34 @@ def append_move_if_unchanged(
     game is still at `known_version`, still in play and still the same player's, in one statement that
     is its own transaction (PostgreSQL). Return the event, or None when the game changed meanwhile.
 
-    Receivers of `game_event_appended` hear it after that statement; none writes on a plain move (the
-    boards and races act on finishes, which always take the locking path)."""
+    A plain move is not heard by `game_event_appended`: there is no transaction for a receiver's writes
+    to join, and none acts on one (the boards and races act on finishes, which always lock)."""
     event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
     fields = [*changed, "version"]
     if not store.save_change_if_unchanged(
         game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
     ):
         return None
-    return _appended(game, event)
+    out = GameEventOut.of(event, result=None)
+    transaction.on_commit(lambda: publish(out))
+    return out
+
+
+async def append_move_from_loop(
+    game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
+) -> GameEventOut | None:
+    """`append_move_if_unchanged` from the event loop: the statement goes on one of the loop's own
+    connections (accordion_site/loop_db.py) and the event is published as soon as it returns (the
+    statement has committed by then). Raise LoopConnectionsBusy when the loop has no connection free."""
+    event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
+    fields = [*changed, "version"]
+    if not await store.save_change_if_unchanged_from_loop(
+        game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
+    ):
+        return None
+    out = GameEventOut.of(event, result=None)
+    publish(out)
+    return out
 
 
 def _next_event(
@@ -131,8 +150,8 @@ def _next_event(
 
 def _appended(game: Game, event: GameEvent) -> GameEventOut:
     out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
-    # Inside the change's transaction (a plain socket move: right after its one statement), so a
-    # receiver's writes (a leaderboard row, say) commit or roll back with the change.
+    # Inside the change's transaction, so a receiver's writes (a leaderboard row, say) commit or roll
+    # back with the change.
     game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
     return out
@@ -167,7 +186,10 @@ class _Publisher:
         self.task = loop.create_task(self._run())
 
     def put(self, event: GameEventOut) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
+        if _running_loop() is self.loop:
+            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_move_from_loop)
+        else:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
 
     async def _run(self) -> None:
         layer = get_channel_layer()
@@ -195,6 +217,13 @@ async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
             for event in batch
         ],
     )
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a database thread
+        return None
 
 
 def start_publisher(loop: asyncio.AbstractEventLoop) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from accordion_site.loop_db import close_loop_connections
 from accordion_site.sockets import deliver_to_one_of_many
 from accordion_site.tasks import raise_if_stopping
 
@@ -98,6 +99,7 @@ class Hub:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await close_loop_connections()
 
     def following(self, game_id: int) -> int:
         """How many local sockets follow the game."""

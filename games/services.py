@@ -11,7 +11,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext
 
+from accordion_site.db import db_call
 from accordion_site.languages import local_number
+from accordion_site.loop_db import LoopConnectionsBusy
 from accounts.models import Player
 
 from . import engine, events, fair_play, selectors, store
@@ -290,12 +292,24 @@ def game_move(
 
 def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
     """`move` stored on `known` in one conditional statement, or None where the locking path must
-    decide: another database than PostgreSQL, a game not in play as known, a move that is illegal or
-    wins on the known line (the stored game may be ahead; a finish has more to write), or a game that
-    changed since it was known."""
+    decide (`_plain_move`), on another database than PostgreSQL, or when the game changed since it was
+    known."""
+    if not store.conditional_changes():
+        return None
+    game = _plain_move(known, player=player, move=move, now=now)
+    if game is None:
+        return None
+    stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
+    return game if stored is not None else None
+
+
+def _plain_move(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
+    """A copy of `known` with `move` played, when it is a plain move that may be stored on condition that
+    the game is still as known; None where the locking path must decide: a game not in play as known,
+    or a move that is illegal or wins on the known line (the stored game may be ahead; a finish has
+    more to write)."""
     if (
-        not store.conditional_changes()
-        or known.player_id != player.pk
+        known.player_id != player.pk
         or known.status != Game.Status.PLAYING
         or now < known.started_at
         or selectors.attempt_day_over(game=known, today=now.date())
@@ -311,8 +325,34 @@ def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: dat
     game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
     game.moves = line
     game.piles = position.piles
-    stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
-    return game if stored is not None else None
+    return game
+
+
+async def game_move_from_socket(
+    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: Game | None
+) -> Game:
+    """`game_move` for the player's socket, which keeps the game as its last change left it (`known`).
+
+    A plain move on the known game is checked here and stored from the event loop, in the same one
+    conditional statement, on a connection of the loop's own (accordion_site/loop_db.py): no database
+    thread, no hop. It is one statement that is its own transaction, which is why this write needs no
+    `transaction.atomic`. Everything else — another database than PostgreSQL, a move the locking path
+    must decide, a game changed meanwhile, or all of the loop's connections busy — goes to `game_move`
+    on the database threads."""
+    if known is not None and known.pk == game_id and store.conditional_changes():
+        game = _plain_move(known, player=player, move=move, now=now)
+        if game is not None:
+            try:
+                stored = await events.append_move_from_loop(
+                    game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS
+                )
+            except LoopConnectionsBusy:
+                pass  # the same statement, from a thread
+            else:
+                if stored is not None:
+                    return game
+                known = None  # changed meanwhile: only the locking path can tell what stands
+    return await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=known)
 
 
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:

@@ -26,6 +26,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # not in django-stubs
 from django.db.backends.utils import CursorWrapper
 
+from accordion_site.loop_db import loop_connections
+
 from .models import Deal, Game, GameEvent
 
 _compiled = threading.local()
@@ -73,10 +75,7 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
     `version` with `status` and the same player; return whether it was written. One PostgreSQL
     statement: outside a transaction it commits (or changes nothing) by itself."""
     db = connections[DEFAULT_DB_ALIAS]
-    names = tuple(fields)
-    sql, update_fields, insert_fields = _conditional_change_statement(db, names)
-    params = [*_values(game, update_fields, db), game.pk, version, status, game.player_id]
-    params += _values(event, insert_fields, db)
+    sql, params = _conditional_change(db, game, version=version, status=status, fields=fields, event=event)
     with _cursor(db) as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -84,6 +83,31 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
         return False
     event.pk = row[0]
     return True
+
+
+async def save_change_if_unchanged_from_loop(
+    game: Game, *, version: int, status: str, fields: Sequence[str], event: GameEvent
+) -> bool:
+    """`save_change_if_unchanged`, sent from the event loop on one of its own connections
+    (accordion_site/loop_db.py) instead of a database thread. Raise LoopConnectionsBusy when all of
+    them are in use, and Django's OperationalError when the database cannot be reached."""
+    loop = loop_connections()
+    sql, params = _conditional_change(loop.database, game, version=version, status=status, fields=fields, event=event)
+    row = await loop.execute(sql, params)
+    if row is None:
+        return False
+    event.pk = row[0]
+    return True
+
+
+def _conditional_change(
+    db: Any, game: Game, *, version: int, status: str, fields: Sequence[str], event: GameEvent
+) -> tuple[str, list[Any]]:
+    """The conditional change's statement and its parameters."""
+    sql, update_fields, insert_fields = _conditional_change_statement(db, tuple(fields))
+    params = [*_values(game, update_fields, db), game.pk, version, status, game.player_id]
+    params += _values(event, insert_fields, db)
+    return sql, params
 
 
 def _cursor(db: Any) -> CursorWrapper:

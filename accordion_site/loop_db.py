@@ -1,0 +1,106 @@
+"""Single statements sent from the event loop itself, on a few PostgreSQL connections each process keeps
+for them, so the busiest write of all (a plain socket move, games/store.py) needs no database thread.
+
+A call on the database threads (accordion_site/db.py) cost a socket about 0.3 ms of CPU for the hop
+there and back alone (bench/socket_floor.py, `consumer` against `thread`), and Django's cursor
+machinery as much again: as much as the rest of a move. Here a statement is sent on an idle
+connection of this event loop's own, waited for by the loop, and answered: no thread, no hop.
+
+Bounded, and never a queue: when every connection of the loop is busy (statements held up by a row
+lock, a burst), `execute` raises `LoopConnectionsBusy` at once and the caller takes the database
+threads instead, so no socket waits behind another's statement. A connection that fails is closed and
+a fresh one made on a later call; the failure reaches the caller as Django's `OperationalError`, which
+every socket answers with "try again" (accordion_site.errors.OUTAGES).
+
+The connections are psycopg's own (autocommit, so each statement is its own transaction), made from
+Django's settings for the default database, with its `prepare_threshold` (docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+
+logger = logging.getLogger(__name__)
+
+# How these connections name themselves to PostgreSQL (pg_stat_activity), apart from Django's own.
+APPLICATION_NAME = "accordion-live event loop"
+
+
+class LoopConnectionsBusy(Exception):
+    """Every connection of this event loop is in use: take the database threads instead."""
+
+
+class LoopConnections:
+    """The connections one event loop keeps for its statements: at most DATABASE_LOOP_CONNECTIONS,
+    opened on first need."""
+
+    def __init__(self) -> None:
+        # Django's wrapper of the default database, for its settings and value conversions only: it
+        # never runs a query here. Taken once, as each async context would otherwise make its own.
+        self.database: Any = connections[DEFAULT_DB_ALIAS]
+        self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.open = 0  # idle, in use or being opened
+        self.limit: int = settings.DATABASE_LOOP_CONNECTIONS
+
+    async def execute(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+        """Run one statement and return its first row (None when it returns none)."""
+        connection = self.idle.pop() if self.idle else await self._connect()
+        try:
+            cursor = connection.cursor()
+            await cursor.execute(sql, params)
+            row = await cursor.fetchone()
+        except psycopg.Error as error:
+            self.open -= 1
+            await connection.close()
+            if not isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+                logger.error("statement from the event loop failed: %r", error)
+            raise OperationalError(str(error)) from error
+        self.idle.append(connection)
+        return row
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        if self.open >= self.limit:
+            raise LoopConnectionsBusy
+        self.open += 1
+        params = self.database.get_connection_params()
+        params.pop("cursor_factory", None)  # Django's is for its own (threaded) connections
+        params.setdefault("connect_timeout", 3)
+        params.setdefault("application_name", APPLICATION_NAME)
+        try:
+            return await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        except psycopg.Error as error:
+            self.open -= 1
+            raise OperationalError(str(error)) from error
+
+    async def close(self) -> None:
+        idle, self.idle = self.idle, []
+        self.open -= len(idle)
+        for connection in idle:
+            await connection.close()
+
+
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopConnections] = weakref.WeakKeyDictionary()
+
+
+def loop_connections() -> LoopConnections:
+    """The running event loop's connections (one set per loop: a Daphne process has one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _by_loop.get(loop)
+    if found is None:
+        found = _by_loop[loop] = LoopConnections()
+    return found
+
+
+async def close_loop_connections() -> None:
+    """Close the running loop's idle connections (for a loop about to close: a test's)."""
+    found = _by_loop.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        await found.close()

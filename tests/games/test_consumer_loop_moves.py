@@ -1,0 +1,150 @@
+"""A plain move on the player's socket is stored from the event loop, on a connection of the loop's own
+(accordion_site/loop_db.py), with no database thread; when every such connection is busy the database
+threads take it, and a connection that fails costs one "try again", never a move."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection, transaction
+from django.test import override_settings
+from django.utils import timezone
+
+from accordion_site.loop_db import APPLICATION_NAME
+from games import services
+from games.models import Game, GameEvent
+
+from .sockets import game_socket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres", "socket_services_stopped")]
+
+
+@pytest.fixture
+async def code_game(player, winning_game) -> Game:
+    game, _ = await sync_to_async(services.game_start)(
+        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+    return game
+
+
+async def open_socket(game: Game, player):
+    socket = await game_socket(game.pk, player, v=game.version)
+    accepted, _ = await socket.connect()
+    assert accepted
+    return socket
+
+
+async def answer(socket, message: dict) -> dict:
+    await socket.send_json_to(message)
+    return await socket.receive_json_from(timeout=5)
+
+
+def threads_refused(monkeypatch) -> None:
+    """Make the database threads' move service fail loudly, so a move acknowledged anyway was stored
+    from the event loop."""
+
+    def not_on_a_thread(**kwargs):
+        raise AssertionError("a plain move went to the database threads")
+
+    monkeypatch.setattr(services, "game_move", not_on_a_thread)
+
+
+@sync_to_async
+def stored_line(game: Game) -> tuple[list[list[int]], list[int]]:
+    versions = list(GameEvent.objects.filter(game=game).order_by("v").values_list("v", flat=True))
+    return Game.objects.get(pk=game.pk).moves, versions
+
+
+async def test_a_plain_move_is_stored_from_the_event_loop_and_reaches_the_other_tab(
+    code_game, player, winning_game, monkeypatch
+):
+    first, second = winning_game["moves"][:2]
+    mover, other_tab = await open_socket(code_game, player), await open_socket(code_game, player)
+    assert (await answer(mover, {"t": "move", "move": first, "n": 1}))["v"] == 2  # known from here on
+    assert (await other_tab.receive_json_from(timeout=5))["v"] == 2
+    threads_refused(monkeypatch)
+
+    ack = await answer(mover, {"t": "move", "move": second, "n": 2})
+
+    assert (ack["t"], ack["v"], ack["piles"]) == ("ack", 3, 50)
+    event = await other_tab.receive_json_from(timeout=5)
+    assert (event["t"], event["v"], event["kind"], event["move"]) == ("event", 3, "move", second)
+    assert await stored_line(code_game) == ([first, second], [1, 2, 3])
+    await mover.disconnect()
+    await other_tab.disconnect()
+
+
+@sync_to_async
+def hold_row_lock(game: Game, holding: threading.Event, release: threading.Event) -> None:
+    try:
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            holding.set()
+            release.wait(timeout=20)
+    finally:
+        connection.close()
+
+
+@override_settings(DATABASE_LOOP_CONNECTIONS=1)
+async def test_with_the_loops_connection_held_by_a_row_lock_another_games_move_is_stored_from_a_thread(
+    code_game, player, winning_game
+):
+    """The loop's only connection waits for a row lock; another game's plain move does not queue behind
+    it: it goes to the database threads and is acknowledged at once."""
+    free_game, _ = await sync_to_async(services.game_start)(
+        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+    first, second = winning_game["moves"][:2]
+    stuck, free = await open_socket(code_game, player), await open_socket(free_game, player)
+    for socket in (stuck, free):
+        assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
+    holding, release = threading.Event(), threading.Event()
+    holder = asyncio.ensure_future(hold_row_lock(code_game, holding, release))
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+        await stuck.send_json_to({"t": "move", "move": second, "n": 2})  # on the loop's connection
+        assert await stuck.receive_nothing(timeout=0.3)  # waiting for the lock
+
+        ack = await answer(free, {"t": "move", "move": second, "n": 2})
+
+        assert (ack["t"], ack["v"]) == ("ack", 3)
+    finally:
+        release.set()
+        await holder
+    assert (await stuck.receive_json_from(timeout=5))["v"] == 3
+    assert await stored_line(code_game) == ([first, second], [1, 2, 3])
+    assert await stored_line(free_game) == ([first, second], [1, 2, 3])
+    await stuck.disconnect()
+    await free.disconnect()
+
+
+@sync_to_async
+def end_loop_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = %s",
+            [APPLICATION_NAME],
+        )
+        return cursor.fetchone()[0]
+
+
+async def test_a_loop_connection_lost_answers_try_again_and_the_move_sent_again_is_stored_once(
+    code_game, player, winning_game
+):
+    first, second, third = winning_game["moves"][:3]
+    socket = await open_socket(code_game, player)
+    assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
+    assert (await answer(socket, {"t": "move", "move": second, "n": 2}))["v"] == 3  # opens the loop's connection
+    assert await end_loop_connections() == 1
+
+    refused = await answer(socket, {"t": "move", "move": third, "n": 3})
+    again = await answer(socket, {"t": "move", "move": third, "n": 3})
+
+    assert (refused["t"], refused["code"]) == ("reject", "unavailable")
+    assert (again["t"], again["v"]) == ("ack", 4)
+    assert await stored_line(code_game) == ([first, second, third], [1, 2, 3, 4])
+    await socket.disconnect()
