@@ -60,18 +60,42 @@ class GameEventOut:
 
     @classmethod
     def of(cls, event: GameEvent, *, result: dict[str, Any] | None) -> GameEventOut:
+        return cls.build(
+            game=event.game_id,
+            v=event.v,
+            kind=event.kind,
+            move=event.move,
+            piles=event.piles,
+            at=event.at,
+            line=event.line,
+            result=result,
+        )
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        game: int,
+        v: int,
+        kind: str,
+        move: list[int] | None,
+        piles: int,
+        at: datetime.datetime,
+        line: list[list[int]] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> GameEventOut:
         content = {
             "t": "event",
-            "game": event.game_id,
-            "v": event.v,
-            "kind": event.kind,
-            "move": event.move,
-            "piles": event.piles,
-            "at": event.at,
-            "line": event.line,
+            "game": game,
+            "v": v,
+            "kind": kind,
+            "move": move,
+            "piles": piles,
+            "at": at,
+            "line": line,
             "result": result,
         }
-        return cls(game=event.game_id, v=event.v, kind=event.kind, frame=json.dumps(content, cls=DjangoJSONEncoder))
+        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=DjangoJSONEncoder))
 
 
 def append(
@@ -111,18 +135,33 @@ def append_move_if_unchanged(
 
 
 async def append_move_from_loop(
-    game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
+    known: Game, *, line: list[list[int]], piles: int, move: Sequence[int], at: datetime.datetime
 ) -> GameEventOut | None:
-    """`append_move_if_unchanged` from the event loop: the statement goes on one of the loop's own
-    connections (accordion_site/loop_db.py) and the event is published as soon as it returns (the
-    statement has committed by then). Raise LoopConnectionsBusy when the loop has no connection free."""
-    event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
-    fields = [*changed, "version"]
-    if not await store.save_change_if_unchanged_from_loop(
-        game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
-    ):
+    """Store a plain move on the game as `known`, which now has `line` and `piles` (the caller checked
+    the move), from the event loop: one conditional statement, as `append_move_if_unchanged`, sent on
+    one of the loop's own connections (accordion_site/loop_db.py), and the event published as soon as it
+    returns (it has committed by then). Return the event, or None when the game changed meanwhile;
+    raise LoopConnectionsBusy when the loop has no connection free. `known` is left as it was."""
+    v = known.version + 1
+    event_id = await store.save_change_if_unchanged_from_loop(
+        game_id=known.pk,
+        player_id=known.player_id,
+        version=known.version,
+        status=Game.Status.PLAYING,
+        changes={"moves": line, "piles": piles, "version": v},
+        event={
+            "game_id": known.pk,
+            "v": v,
+            "kind": Kind.MOVE,
+            "move": list(move),
+            "line": None,
+            "piles": piles,
+            "at": at,
+        },
+    )
+    if event_id is None:
         return None
-    out = GameEventOut.of(event, result=None)
+    out = GameEventOut.build(game=known.pk, v=v, kind=Kind.MOVE, move=list(move), piles=piles, at=at)
     publish(out)
     return out
 

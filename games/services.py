@@ -296,18 +296,22 @@ def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: dat
     known."""
     if not store.conditional_changes():
         return None
-    game = _plain_move(known, player=player, move=move, now=now)
-    if game is None:
+    plain = _plain_move(known, player=player, move=move, now=now)
+    if plain is None:
         return None
+    game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
+    game.moves, game.piles = plain
     stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
     return game if stored is not None else None
 
 
-def _plain_move(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
-    """A copy of `known` with `move` played, when it is a plain move that may be stored on condition that
-    the game is still as known; None where the locking path must decide: a game not in play as known,
-    or a move that is illegal or wins on the known line (the stored game may be ahead; a finish has
-    more to write)."""
+def _plain_move(
+    known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime
+) -> tuple[list[list[int]], int] | None:
+    """The line and pile count after `move` on `known`, when it is a plain move that may be stored on
+    condition that the game is still as known; None where the locking path must decide: a game not in
+    play as known, or a move that is illegal or wins on the known line (the stored game may be ahead; a
+    finish has more to write)."""
     if (
         known.player_id != player.pk
         or known.status != Game.Status.PLAYING
@@ -322,10 +326,7 @@ def _plain_move(known: Game, *, player: Player, move: Sequence[int], now: dateti
         return None
     if position.won:
         return None
-    game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
-    game.moves = line
-    game.piles = position.piles
-    return game
+    return line, position.piles
 
 
 async def game_move_from_socket(
@@ -336,21 +337,21 @@ async def game_move_from_socket(
     A plain move on the known game is checked here and stored from the event loop, in the same one
     conditional statement, on a connection of the loop's own (accordion_site/loop_db.py): no database
     thread, no hop. It is one statement that is its own transaction, which is why this write needs no
-    `transaction.atomic`. Everything else — another database than PostgreSQL, a move the locking path
-    must decide, a game changed meanwhile, or all of the loop's connections busy — goes to `game_move`
-    on the database threads."""
+    `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
+    database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of
+    the loop's connections busy — goes to `game_move` on the database threads."""
     if known is not None and known.pk == game_id and store.conditional_changes():
-        game = _plain_move(known, player=player, move=move, now=now)
-        if game is not None:
+        plain = _plain_move(known, player=player, move=move, now=now)
+        if plain is not None:
+            line, piles = plain
             try:
-                stored = await events.append_move_from_loop(
-                    game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS
-                )
+                stored = await events.append_move_from_loop(known, line=line, piles=piles, move=move, at=now)
             except LoopConnectionsBusy:
                 pass  # the same statement, from a thread
             else:
                 if stored is not None:
-                    return game
+                    known.moves, known.piles, known.version = line, piles, stored.v
+                    return known
                 known = None  # changed meanwhile: only the locking path can tell what stands
     return await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=known)
 

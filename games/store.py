@@ -18,6 +18,7 @@ statements for the move").
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # not in django-stubs
 from django.db.backends.utils import CursorWrapper
+from django.db.models import JSONField
 
 from accordion_site.loop_db import loop_connections
 
@@ -86,18 +88,32 @@ def save_change_if_unchanged(game: Game, *, version: int, status: str, fields: S
 
 
 async def save_change_if_unchanged_from_loop(
-    game: Game, *, version: int, status: str, fields: Sequence[str], event: GameEvent
-) -> bool:
-    """`save_change_if_unchanged`, sent from the event loop on one of its own connections
-    (accordion_site/loop_db.py) instead of a database thread. Raise LoopConnectionsBusy when all of
-    them are in use, and Django's OperationalError when the database cannot be reached."""
+    *, game_id: int, player_id: int, version: int, status: str, changes: dict[str, Any], event: dict[str, Any]
+) -> int | None:
+    """`save_change_if_unchanged` sent from the event loop, on one of its own connections
+    (accordion_site/loop_db.py) instead of a database thread, with the values as plain data: `changes`
+    are the game's new column values by field name (its new version among them), `event` the event
+    row's by attribute name. Return the event's id, or None when the game was not as known. Raise
+    LoopConnectionsBusy when all of the loop's connections are in use, and Django's OperationalError
+    when the database cannot be reached."""
     loop = loop_connections()
-    sql, params = _conditional_change(loop.database, game, version=version, status=status, fields=fields, event=event)
+    sql, update_fields, insert_fields = _conditional_change_statement(loop.database, tuple(changes))
+    params = [*_plain_values(update_fields, changes), game_id, version, status, player_id]
+    params += _plain_values(insert_fields, event)
     row = await loop.execute(sql, params)
-    if row is None:
-        return False
-    event.pk = row[0]
-    return True
+    return None if row is None else row[0]
+
+
+def _plain_values(fields: Sequence[Any], values: dict[str, Any]) -> list[Any]:
+    """`values` of `fields` as the statement takes them: JSON as its text, which PostgreSQL reads as the
+    column's jsonb (psycopg sends text untyped); numbers, text and aware datetimes as they are. The
+    model fields' own conversions (`_values`) come to the same for these columns, at several times the
+    cost."""
+    return [
+        json.dumps(value) if isinstance(field, JSONField) and value is not None else value
+        for field in fields
+        for value in (values[field.attname],)
+    ]
 
 
 def _conditional_change(
