@@ -4,12 +4,9 @@ threads take it, and a connection that fails costs one "try again", never a move
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
+from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
@@ -17,6 +14,7 @@ from accordion_site.loop_db import APPLICATION_NAME
 from games import services
 from games.models import Game, GameEvent
 
+from .row_locks import row_locked
 from .sockets import game_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres", "socket_services_stopped")]
@@ -77,17 +75,6 @@ async def test_a_plain_move_is_stored_from_the_event_loop_and_reaches_the_other_
     await other_tab.disconnect()
 
 
-@sync_to_async
-def hold_row_lock(game: Game, holding: threading.Event, release: threading.Event) -> None:
-    try:
-        with transaction.atomic():
-            Game.objects.select_for_update().get(pk=game.pk)
-            holding.set()
-            release.wait(timeout=20)
-    finally:
-        connection.close()
-
-
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_with_the_loops_connection_held_by_a_row_lock_another_games_move_is_stored_from_a_thread(
     code_game, player, winning_game
@@ -101,19 +88,13 @@ async def test_with_the_loops_connection_held_by_a_row_lock_another_games_move_i
     stuck, free = await open_socket(code_game, player), await open_socket(free_game, player)
     for socket in (stuck, free):
         assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
-    holding, release = threading.Event(), threading.Event()
-    holder = asyncio.ensure_future(hold_row_lock(code_game, holding, release))
-    try:
-        assert await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+    async with row_locked(code_game):
         await stuck.send_json_to({"t": "move", "move": second, "n": 2})  # on the loop's connection
         assert await stuck.receive_nothing(timeout=0.3)  # waiting for the lock
 
         ack = await answer(free, {"t": "move", "move": second, "n": 2})
 
         assert (ack["t"], ack["v"]) == ("ack", 3)
-    finally:
-        release.set()
-        await holder
     assert (await stuck.receive_json_from(timeout=5))["v"] == 3
     assert await stored_line(code_game) == ([first, second], [1, 2, 3])
     assert await stored_line(free_game) == ([first, second], [1, 2, 3])

@@ -4,18 +4,15 @@ database work."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
 from django.utils import timezone
 
 from games import services
 from games.engine import solver
 from games.models import Game
 
+from .row_locks import row_locked
 from .sockets import game_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,21 +111,7 @@ async def test_a_socket_stuck_behind_a_row_lock_does_not_delay_another_games_ack
     start = sync_to_async(services.game_start)
     locked_game, _ = await start(player=player, mode="code", code=winning_game["deal_code"], now=timezone.now())
     free_game, _ = await start(player=player, mode="new", now=timezone.now())
-    holding, release = threading.Event(), threading.Event()
-
-    def hold_row_lock() -> None:
-        try:
-            with transaction.atomic():
-                Game.objects.select_for_update().get(pk=locked_game.pk)
-                holding.set()
-                release.wait(timeout=20)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_row_lock)
-    holder.start()
-    try:
-        assert await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+    async with row_locked(locked_game):
         stuck = await open_socket(locked_game, player, v=1)
         free = await open_socket(free_game, player, v=1)
         await stuck.send_json_to({"t": "move", "move": winning_game["moves"][0], "n": 1})
@@ -136,9 +119,6 @@ async def test_a_socket_stuck_behind_a_row_lock_does_not_delay_another_games_ack
         await free.send_json_to({"t": "move", "move": free_move, "n": 1})
         assert (await free.receive_json_from(timeout=5))["t"] == "ack"
         assert await stuck.receive_nothing(timeout=0.3)  # still waiting for the lock
-    finally:
-        release.set()
-        holder.join(timeout=10)
     assert (await stuck.receive_json_from(timeout=5))["t"] == "ack"
     await stuck.disconnect()
     await free.disconnect()
