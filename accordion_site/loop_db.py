@@ -60,7 +60,11 @@ class LoopConnections:
         except psycopg.Error as error:
             self.open -= 1
             await connection.close()
-            if not isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+            if isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+                # The database went away or restarted: the idle connections are gone with it, and each
+                # would cost a move its "try again" before a fresh one is made.
+                await self.close()
+            else:
                 logger.error("statement from the event loop failed: %r", error)
             raise OperationalError(str(error)) from error
         self.idle.append(connection)
@@ -81,6 +85,7 @@ class LoopConnections:
             raise OperationalError(str(error)) from error
 
     async def close(self) -> None:
+        """Close the idle connections (those in use are closed, or kept, when their statement ends)."""
         idle, self.idle = self.idle, []
         self.open -= len(idle)
         for connection in idle:

@@ -129,3 +129,28 @@ async def test_a_loop_connection_lost_answers_try_again_and_the_move_sent_again_
     assert (again["t"], again["v"]) == ("ack", 4)
     assert await stored_line(code_game) == ([first, second, third], [1, 2, 3, 4])
     await socket.disconnect()
+
+
+async def test_after_the_database_restarts_one_move_is_refused_and_the_next_is_stored(code_game, player, winning_game):
+    """A restart ends every loop connection: the first move to meet a dead one is refused, and the
+    other dead ones are dropped with it, so the move sent again gets a fresh connection."""
+    free_game, _ = await sync_to_async(services.game_start)(
+        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+    first, second, third = winning_game["moves"][:3]
+    stuck, free = await open_socket(code_game, player), await open_socket(free_game, player)
+    for socket in (stuck, free):
+        assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
+    async with row_locked(code_game):  # two moves in flight at once: two loop connections
+        await stuck.send_json_to({"t": "move", "move": second, "n": 2})
+        assert (await answer(free, {"t": "move", "move": second, "n": 2}))["v"] == 3
+    assert (await stuck.receive_json_from(timeout=5))["v"] == 3
+    assert await end_loop_connections() == 2
+
+    refused = await answer(free, {"t": "move", "move": third, "n": 3})
+    again = await answer(free, {"t": "move", "move": third, "n": 3})
+
+    assert (refused["t"], refused["code"]) == ("reject", "unavailable")
+    assert (again["t"], again["v"]) == ("ack", 4)
+    await stuck.disconnect()
+    await free.disconnect()
