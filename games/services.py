@@ -340,7 +340,7 @@ async def game_move_from_socket(
     `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
     database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of
     the loop's connections busy — goes to `game_move` on the database threads."""
-    if known is not None and known.pk == game_id and store.conditional_changes():
+    if known is not None and known.pk == game_id and store.conditional_changes_from_loop():
         plain = _plain_move(known, player=player, move=move, now=now)
         if plain is not None:
             line, piles = plain

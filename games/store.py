@@ -152,6 +152,12 @@ def conditional_changes() -> bool:
     return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
 
 
+def conditional_changes_from_loop() -> bool:
+    """`conditional_changes`, asked on the event loop: through the loop's one wrapper of the database,
+    as each message's async context would otherwise make a Django connection wrapper of its own."""
+    return loop_connections().database.vendor == "postgresql"  # type: ignore[no-any-return]
+
+
 def _lock_statement(db: Any) -> tuple[Any, Any, str, list[str], list[str]]:
     statements = _statements()
     if "lock" not in statements:
