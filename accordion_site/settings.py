@@ -122,7 +122,7 @@ DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
 # A plain socket move is one statement sent from the event loop itself, on at most this many connections
 # per process kept for it (accordion_site/loop_db.py, PostgreSQL only); when all are busy, the database
 # threads take the move.
-DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "4"))
+DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "16"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool: each database call borrows a connection and gives it back. Its size bounds a
     # process's connections: the database threads, the request thread, and some slack.
