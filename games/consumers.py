@@ -234,13 +234,15 @@ class GameConsumer(ServiceSocket):
         if self.player is None:
             raise GameError(_("this socket has no player"))
         now = timezone.now()
+        # A plain move or undo is stored from the event loop; the rest on the database threads.
         if isinstance(message, protocol.MoveMessage):
-            # A plain move is stored from the event loop; the rest on the database threads.
             game = await services.game_move_from_socket(
                 game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
             )
         else:
-            game = await db_call(services.game_undo)(game_id=self.game_id, player=self.player, now=now)
+            game = await services.game_undo_from_socket(
+                game_id=self.game_id, player=self.player, now=now, known=self.known
+            )
         self.known = game
         # A finished game's result carries its standing on the day's board: a read, so on a thread.
         result = await db_call(game_result)(game) if game.status == Game.Status.FINISHED else None

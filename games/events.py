@@ -134,14 +134,15 @@ def append_move_if_unchanged(
     return out
 
 
-async def append_move_from_loop(
-    known: Game, *, line: list[list[int]], piles: int, move: Sequence[int], at: datetime.datetime
+async def append_change_from_loop(
+    known: Game, *, kind: str, line: list[list[int]], piles: int, move: Sequence[int], at: datetime.datetime
 ) -> GameEventOut | None:
-    """Store a plain move on the game as `known`, which now has `line` and `piles` (the caller checked
-    the move), from the event loop: one conditional statement, as `append_move_if_unchanged`, sent on
-    one of the loop's own connections (accordion_site/loop_db.py), and the event published as soon as it
-    returns (it has committed by then). Return the event, or None when the game changed meanwhile;
-    raise LoopConnectionsBusy when the loop has no connection free. `known` is left as it was."""
+    """Store a plain move or undo (`kind`, with the `move` played or taken back) on the game as `known`,
+    which now has `line` and `piles` (the caller checked the change), from the event loop: one
+    conditional statement, as `append_move_if_unchanged`, sent on one of the loop's own connections
+    (accordion_site/loop_db.py), and the event published as soon as it returns (it has committed by
+    then). Return the event, or None when the game changed meanwhile; raise LoopConnectionsBusy when
+    the loop has no connection free. `known` is left as it was."""
     v = known.version + 1
     event_id = await store.save_change_if_unchanged_from_loop(
         game_id=known.pk,
@@ -149,19 +150,11 @@ async def append_move_from_loop(
         version=known.version,
         status=Game.Status.PLAYING,
         changes={"moves": line, "piles": piles, "version": v},
-        event={
-            "game_id": known.pk,
-            "v": v,
-            "kind": Kind.MOVE,
-            "move": list(move),
-            "line": None,
-            "piles": piles,
-            "at": at,
-        },
+        event={"game_id": known.pk, "v": v, "kind": kind, "move": list(move), "line": None, "piles": piles, "at": at},
     )
     if event_id is None:
         return None
-    out = GameEventOut.build(game=known.pk, v=v, kind=Kind.MOVE, move=list(move), piles=piles, at=at)
+    out = GameEventOut.build(game=known.pk, v=v, kind=kind, move=list(move), piles=piles, at=at)
     publish(out)
     return out
 

@@ -312,12 +312,7 @@ def _plain_move(
     condition that the game is still as known; None where the locking path must decide: a game not in
     play as known, or a move that is illegal or wins on the known line (the stored game may be ahead; a
     finish has more to write)."""
-    if (
-        known.player_id != player.pk
-        or known.status != Game.Status.PLAYING
-        or now < known.started_at
-        or selectors.attempt_day_over(game=known, today=now.date())
-    ):
+    if not _in_play_as_known(known, player=player, now=now):
         return None
     line = [*known.moves, list(move)]
     try:
@@ -327,6 +322,54 @@ def _plain_move(
     if position.won:
         return None
     return line, position.piles
+
+
+def _in_play_as_known(known: Game, *, player: Player, now: datetime.datetime) -> bool:
+    """Whether `known` may take a plain change on condition that the game is still so: the player's,
+    started, in play, and not a ranked attempt whose day is over (those are closed by the locking path)."""
+    return (
+        known.player_id == player.pk
+        and known.status == Game.Status.PLAYING
+        and now >= known.started_at
+        and not selectors.attempt_day_over(game=known, today=now.date())
+    )
+
+
+def _plain_undo(
+    known: Game, *, player: Player, now: datetime.datetime
+) -> tuple[list[list[int]], int, list[int]] | None:
+    """The line and pile count after undoing the last move of `known`, and that move, when it may be
+    stored on condition that the game is still as known; None where the locking path must decide
+    (nothing to undo included: it says so)."""
+    if not known.moves or not _in_play_as_known(known, player=player, now=now):
+        return None
+    return known.moves[:-1], known.piles + 1, known.moves[-1]
+
+
+async def _stored_from_loop(
+    known: Game | None,
+    *,
+    game_id: int,
+    kind: str,
+    change: tuple[list[list[int]], int, Sequence[int]] | None,
+    now: datetime.datetime,
+) -> bool | None:
+    """Store a plain change (`change`: the new line, pile count and the move played or taken back) on
+    the socket's `known` game from the event loop (accordion_site/loop_db.py), and bring `known` up to
+    date. True when stored; False when the game changed meanwhile; None when this path does not apply
+    (no known game, another database than PostgreSQL, no plain change) or all of the loop's
+    connections are busy."""
+    if known is None or known.pk != game_id or change is None or not store.conditional_changes_from_loop():
+        return None
+    line, piles, move = change
+    try:
+        stored = await events.append_change_from_loop(known, kind=kind, line=line, piles=piles, move=move, at=now)
+    except LoopConnectionsBusy:
+        return None  # the change goes to the threads
+    if stored is None:
+        return False
+    known.moves, known.piles, known.version = line, piles, stored.v
+    return True
 
 
 async def game_move_from_socket(
@@ -340,20 +383,26 @@ async def game_move_from_socket(
     `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
     database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of
     the loop's connections busy — goes to `game_move` on the database threads."""
-    if known is not None and known.pk == game_id and store.conditional_changes_from_loop():
-        plain = _plain_move(known, player=player, move=move, now=now)
-        if plain is not None:
-            line, piles = plain
-            try:
-                stored = await events.append_move_from_loop(known, line=line, piles=piles, move=move, at=now)
-            except LoopConnectionsBusy:
-                pass  # the same statement, from a thread
-            else:
-                if stored is not None:
-                    known.moves, known.piles, known.version = line, piles, stored.v
-                    return known
-                known = None  # changed meanwhile: only the locking path can tell what stands
-    return await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=known)
+    plain = _plain_move(known, player=player, move=move, now=now) if known is not None else None
+    change = (*plain, move) if plain is not None else None
+    stored = await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.MOVE, change=change, now=now)
+    if stored:
+        assert known is not None
+        return known
+    # The socket's known game helps the threads' conditional statement, unless the game changed meanwhile.
+    usable = known if stored is None else None
+    return await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=usable)
+
+
+async def game_undo_from_socket(*, game_id: int, player: Player, now: datetime.datetime, known: Game | None) -> Game:
+    """`game_undo` for the player's socket: an undo of the known game's last move is stored from the
+    event loop as `game_move_from_socket` stores a plain move; anything else takes the locking path on
+    the database threads, which gives the authoritative answer."""
+    change = _plain_undo(known, player=player, now=now) if known is not None else None
+    if await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.UNDO, change=change, now=now):
+        assert known is not None
+        return known
+    return await db_call(game_undo)(game_id=game_id, player=player, now=now)
 
 
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:

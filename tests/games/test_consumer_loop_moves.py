@@ -1,6 +1,6 @@
-"""A plain move on the player's socket is stored from the event loop, on a connection of the loop's own
-(accordion_site/loop_db.py), with no database thread; when every such connection is busy the database
-threads take it, and a connection that fails costs one "try again", never a move."""
+"""A plain move or undo on the player's socket is stored from the event loop, on a connection of the
+loop's own (accordion_site/loop_db.py), with no database thread; when every such connection is busy the
+database threads take it, and a connection that fails costs one "try again", never a move."""
 
 from __future__ import annotations
 
@@ -41,13 +41,14 @@ async def answer(socket, message: dict) -> dict:
 
 
 def threads_refused(monkeypatch) -> None:
-    """Make the database threads' move service fail loudly, so a move acknowledged anyway was stored
-    from the event loop."""
+    """Make the database threads' move and undo services fail loudly, so a change acknowledged anyway
+    was stored from the event loop."""
 
     def not_on_a_thread(**kwargs):
-        raise AssertionError("a plain move went to the database threads")
+        raise AssertionError("a plain change went to the database threads")
 
     monkeypatch.setattr(services, "game_move", not_on_a_thread)
+    monkeypatch.setattr(services, "game_undo", not_on_a_thread)
 
 
 @sync_to_async
@@ -73,6 +74,38 @@ async def test_a_plain_move_is_stored_from_the_event_loop_and_reaches_the_other_
     assert await stored_line(code_game) == ([first, second], [1, 2, 3])
     await mover.disconnect()
     await other_tab.disconnect()
+
+
+async def test_an_undo_is_stored_from_the_event_loop_and_reaches_the_other_tab(
+    code_game, player, winning_game, monkeypatch
+):
+    first, second = winning_game["moves"][:2]
+    mover, other_tab = await open_socket(code_game, player), await open_socket(code_game, player)
+    for n, move in enumerate((first, second), start=1):
+        assert (await answer(mover, {"t": "move", "move": move, "n": n}))["t"] == "ack"
+        assert (await other_tab.receive_json_from(timeout=5))["t"] == "event"
+    threads_refused(monkeypatch)
+
+    ack = await answer(mover, {"t": "undo", "n": 3})
+
+    assert (ack["t"], ack["v"], ack["piles"]) == ("ack", 4, 51)
+    event = await other_tab.receive_json_from(timeout=5)
+    assert (event["v"], event["kind"], event["move"], event["piles"]) == (4, "undo", second, 51)
+    assert await stored_line(code_game) == ([first], [1, 2, 3, 4])
+    await mover.disconnect()
+    await other_tab.disconnect()
+
+
+async def test_an_undo_with_nothing_to_undo_is_refused_by_the_locking_path(code_game, player, winning_game):
+    socket = await open_socket(code_game, player)
+    assert (await answer(socket, {"t": "move", "move": winning_game["moves"][0], "n": 1}))["v"] == 2
+    assert (await answer(socket, {"t": "undo", "n": 2}))["v"] == 3  # from the loop: the line is empty
+
+    refused = await answer(socket, {"t": "undo", "n": 3})
+
+    assert (refused["t"], refused["code"]) == ("reject", "nothing_to_undo")
+    assert await stored_line(code_game) == ([], [1, 2, 3])
+    await socket.disconnect()
 
 
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
