@@ -219,7 +219,7 @@ class _Publisher:
 
     def put(self, event: GameEventOut) -> None:
         if _running_loop() is self.loop:
-            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_move_from_loop)
+            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_change_from_loop)
         else:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
 
