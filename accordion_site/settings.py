@@ -175,6 +175,9 @@ else:
 # to try again rather than queue. Each player may ask SOLVER_REQUESTS_PER_MINUTE times a minute (the
 # "solver" throttle of games/throttles.py reads it on every request).
 SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
+# How much lower than the web process the solver workers' CPU priority is (os.nice): their searches
+# take the CPU the sockets, PostgreSQL and Redis leave.
+SOLVER_NICENESS = int(os.environ.get("SOLVER_NICENESS", "10"))
 SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
 SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
 SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -34,10 +35,20 @@ def _executor() -> tuple[ProcessPoolExecutor, threading.BoundedSemaphore]:
         if _pool is None or _slots is None:
             # spawn, not fork: the web process has threads (Daphne, asgiref) that fork would copy mid-flight.
             _pool = ProcessPoolExecutor(
-                max_workers=settings.SOLVER_WORKERS, mp_context=multiprocessing.get_context("spawn")
+                max_workers=settings.SOLVER_WORKERS,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_yield_to_the_web_process,
+                initargs=(settings.SOLVER_NICENESS,),
             )
             _slots = threading.BoundedSemaphore(settings.SOLVER_MAX_JOBS)
         return _pool, _slots
+
+
+def _yield_to_the_web_process(niceness: int) -> None:
+    """Run the worker's searches at a lower CPU priority than the web processes, PostgreSQL and Redis:
+    a search takes a core for up to its time limit, and at full priority the still-winnable badges of
+    watched games held up sockets' acks (docs/performance.md, "The solver at a lower priority")."""
+    os.nice(niceness)
 
 
 def _discard_broken_pool(pool: ProcessPoolExecutor) -> None:

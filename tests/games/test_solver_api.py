@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 
 import pytest
@@ -201,3 +202,14 @@ def test_visitors_without_a_game_are_rate_limited_by_address_on_analyses(client,
     assert visitor.get(f"/api/games/{game['id']}/analysis").status_code == 200
     assert visitor.get(f"/api/games/{game['id']}/analysis").status_code == 429
     assert client.get(f"/api/games/{game['id']}/analysis").status_code == 200  # the player's own allowance
+
+
+def test_solver_searches_run_at_a_lower_cpu_priority_than_the_web_process():
+    """A search takes a core for up to its time limit; at the web process's priority, the still-winnable
+    badges of watched games held up sockets' acks (docs/performance.md)."""
+    from django.conf import settings
+
+    web = os.nice(0)
+    worker = solver_pool.solver_run(os.nice, 0, time_limit=1)
+
+    assert worker == min(web + settings.SOLVER_NICENESS, 19)
