@@ -1,8 +1,9 @@
 """The player's socket: parse a message, call one service, answer. No rules live here.
 
 Events reach the socket through the process's hub (games/hub.py), never through a channel-layer
-group of its own. Database work runs on the database threads (accordion_site/db.py), so no socket
-waits behind another's query.
+group of its own. A plain move or undo is stored from the event loop on connections of the loop's own
+(accordion_site/loop_db.py); other database work runs on the database threads (accordion_site/db.py),
+so no socket waits behind another's query.
 """
 
 from __future__ import annotations
