@@ -108,9 +108,9 @@ class GameConsumer(ServiceSocket):
         self.strikes = 0
         self.acks: dict[int, dict[str, Any]] = {}
         # The game as this socket's last change left it: the next move is checked against it and stored
-        # on condition that the game is still so (games.services.game_move), without a read of its
-        # own. Kept from the first change on, so that sockets that only listen hold no game.
-        self.known: Game | None = None
+        # on condition that the game is still so (games.services.game_move_from_socket), without a read
+        # of its own. Kept from the first change on, so that sockets that only listen hold no game.
+        self.known: services.SocketGame | None = None
         # The newest version this socket has been sent (events, acks, a state): older events are skipped.
         self.version_sent = -1
         # Events that arrive while this socket's own request is being answered wait here, so that the
@@ -237,14 +237,14 @@ class GameConsumer(ServiceSocket):
         now = timezone.now()
         # A plain move or undo is stored from the event loop; the rest on the database threads.
         if isinstance(message, protocol.MoveMessage):
-            game = await services.game_move_from_socket(
+            self.known = await services.game_move_from_socket(
                 game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
             )
         else:
-            game = await services.game_undo_from_socket(
+            self.known = await services.game_undo_from_socket(
                 game_id=self.game_id, player=self.player, now=now, known=self.known
             )
-        self.known = game
+        game = self.known.game
         # A finished game's result carries its standing on the day's board: a read, so on a thread.
         result = await db_call(game_result)(game) if game.status == Game.Status.FINISHED else None
         return protocol.ack(n=message.n, version=game.version, piles=game.piles, status=game.status, result=result)

@@ -32,6 +32,8 @@ from .signals import game_event_appended
 
 logger = logging.getLogger(__name__)
 
+_DJANGO_JSON = DjangoJSONEncoder()
+
 Kind = GameEvent.Kind
 # The channel-layer message type the hub listens for.
 EVENT_MESSAGE = "game.event"
@@ -91,11 +93,14 @@ class GameEventOut:
             "kind": kind,
             "move": move,
             "piles": piles,
-            "at": at,
+            "at": _DJANGO_JSON.default(at),
             "line": line,
             "result": result,
         }
-        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=DjangoJSONEncoder))
+        # The time is written as DjangoJSONEncoder writes it; past it, only a result may hold a value that
+        # plain JSON cannot write, so every other event is encoded by the json module's C encoder alone.
+        encoder = DjangoJSONEncoder if result is not None else None
+        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=encoder))
 
 
 def append(

@@ -6,6 +6,8 @@ import copy
 import datetime
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import transaction
@@ -296,32 +298,33 @@ def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: dat
     known."""
     if not store.conditional_changes():
         return None
-    plain = _plain_move(known, player=player, move=move, now=now)
+    plain = _plain_move(known, player=player, move=move, now=now, before=None)
     if plain is None:
         return None
     game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
-    game.moves, game.piles = plain
+    game.moves, game.piles = plain[0], plain[1].piles
     stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
     return game if stored is not None else None
 
 
 def _plain_move(
-    known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime
-) -> tuple[list[list[int]], int] | None:
-    """The line and pile count after `move` on `known`, when it is a plain move that may be stored on
+    known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime, before: engine.Position | None
+) -> tuple[list[list[int]], engine.Position] | None:
+    """The line and position after `move` on `known`, when it is a plain move that may be stored on
     condition that the game is still as known; None where the locking path must decide: a game not in
     play as known, or a move that is illegal or wins on the known line (the stored game may be ahead; a
-    finish has more to write)."""
+    finish has more to write). `before`, when given, is the position of the known line: the move is
+    then checked with one step of the engine instead of a replay of the whole line."""
     if not _in_play_as_known(known, player=player, now=now):
         return None
     line = [*known.moves, list(move)]
     try:
-        position = engine.replay(known.deal.cards, line)
+        position = engine.apply_move(before, move) if before is not None else engine.replay(known.deal.cards, line)
     except engine.IllegalMove:
         return None
     if position.won:
         return None
-    return line, position.piles
+    return line, position
 
 
 def _in_play_as_known(known: Game, *, player: Player, now: datetime.datetime) -> bool:
@@ -335,46 +338,59 @@ def _in_play_as_known(known: Game, *, player: Player, now: datetime.datetime) ->
     )
 
 
-def _plain_undo(
-    known: Game, *, player: Player, now: datetime.datetime
-) -> tuple[list[list[int]], int, list[int]] | None:
-    """The line and pile count after undoing the last move of `known`, and that move, when it may be
-    stored on condition that the game is still as known; None where the locking path must decide
-    (nothing to undo included: it says so)."""
+def _plain_undo(known: Game, *, player: Player, now: datetime.datetime) -> _PlainChange | None:
+    """The undo of the last move of `known`, when it may be stored on condition that the game is still
+    as known; None where the locking path must decide (nothing to undo included: it says so)."""
     if not known.moves or not _in_play_as_known(known, player=player, now=now):
         return None
-    return known.moves[:-1], known.piles + 1, known.moves[-1]
+    return _PlainChange(line=known.moves[:-1], piles=known.piles + 1, move=known.moves[-1], position=None)
+
+
+@dataclass(slots=True)
+class SocketGame:
+    """What a player's socket keeps between its messages (games/consumers.py): the game as the socket's
+    last change left it, deal included, and the position its line reaches once that is known, so that
+    the next plain move is checked with one step of the engine instead of a replay of the whole line."""
+
+    game: Game
+    position: engine.Position | None = None
+
+
+class _PlainChange(NamedTuple):
+    """A plain move or undo checked on a known game: the new line and pile count, the move played or
+    taken back, and the new position where it is known (after a move; an undo leaves it to a replay)."""
+
+    line: list[list[int]]
+    piles: int
+    move: Sequence[int]
+    position: engine.Position | None
 
 
 async def _stored_from_loop(
-    known: Game | None,
-    *,
-    game_id: int,
-    kind: str,
-    change: tuple[list[list[int]], int, Sequence[int]] | None,
-    now: datetime.datetime,
+    known: SocketGame | None, *, game_id: int, kind: str, change: _PlainChange | None, now: datetime.datetime
 ) -> bool | None:
-    """Store a plain change (`change`: the new line, pile count and the move played or taken back) on
-    the socket's `known` game from the event loop (accordion_site/loop_db.py), and bring `known` up to
-    date. True when stored; False when the game changed meanwhile; None when this path does not apply
-    (no known game, another database than PostgreSQL, no plain change) or all of the loop's
-    connections are busy."""
-    if known is None or known.pk != game_id or change is None or not store.conditional_changes_from_loop():
+    """Store a plain `change` on the socket's `known` game from the event loop
+    (accordion_site/loop_db.py), and bring `known` up to date. True when stored; False when the game
+    changed meanwhile; None when this path does not apply (no known game, another database than
+    PostgreSQL, no plain change) or all of the loop's connections are busy."""
+    if known is None or known.game.pk != game_id or change is None or not store.conditional_changes_from_loop():
         return None
-    line, piles, move = change
     try:
-        stored = await events.append_change_from_loop(known, kind=kind, line=line, piles=piles, move=move, at=now)
+        stored = await events.append_change_from_loop(
+            known.game, kind=kind, line=change.line, piles=change.piles, move=change.move, at=now
+        )
     except LoopConnectionsBusy:
         return None  # the change goes to the threads
     if stored is None:
         return False
-    known.moves, known.piles, known.version = line, piles, stored.v
+    known.game.moves, known.game.piles, known.game.version = change.line, change.piles, stored.v
+    known.position = change.position
     return True
 
 
 async def game_move_from_socket(
-    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: Game | None
-) -> Game:
+    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: SocketGame | None
+) -> SocketGame:
     """`game_move` for the player's socket, which keeps the game as its last change left it (`known`).
 
     A plain move on the known game is checked here and stored from the event loop, in the same one
@@ -383,26 +399,32 @@ async def game_move_from_socket(
     `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
     database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of
     the loop's connections busy — goes to `game_move` on the database threads."""
-    plain = _plain_move(known, player=player, move=move, now=now) if known is not None else None
-    change = (*plain, move) if plain is not None else None
+    change = None
+    if known is not None:
+        plain = _plain_move(known.game, player=player, move=move, now=now, before=known.position)
+        if plain is not None:
+            line, position = plain
+            change = _PlainChange(line=line, piles=position.piles, move=move, position=position)
     stored = await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.MOVE, change=change, now=now)
     if stored:
         assert known is not None
         return known
     # The socket's known game helps the threads' conditional statement, unless the game changed meanwhile.
-    usable = known if stored is None else None
-    return await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=usable)
+    usable = known.game if known is not None and stored is None else None
+    return SocketGame(await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=usable))
 
 
-async def game_undo_from_socket(*, game_id: int, player: Player, now: datetime.datetime, known: Game | None) -> Game:
+async def game_undo_from_socket(
+    *, game_id: int, player: Player, now: datetime.datetime, known: SocketGame | None
+) -> SocketGame:
     """`game_undo` for the player's socket: an undo of the known game's last move is stored from the
     event loop as `game_move_from_socket` stores a plain move; anything else takes the locking path on
     the database threads, which gives the authoritative answer."""
-    change = _plain_undo(known, player=player, now=now) if known is not None else None
+    change = _plain_undo(known.game, player=player, now=now) if known is not None else None
     if await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.UNDO, change=change, now=now):
         assert known is not None
         return known
-    return await db_call(game_undo)(game_id=game_id, player=player, now=now)
+    return SocketGame(await db_call(game_undo)(game_id=game_id, player=player, now=now))
 
 
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:

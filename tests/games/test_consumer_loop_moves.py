@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accordion_site.loop_db import APPLICATION_NAME
-from games import services
+from games import engine, services
 from games.models import Game, GameEvent
 
 from .row_locks import row_locked
@@ -105,6 +105,32 @@ async def test_an_undo_with_nothing_to_undo_is_refused_by_the_locking_path(code_
 
     assert (refused["t"], refused["code"]) == ("reject", "nothing_to_undo")
     assert await stored_line(code_game) == ([], [1, 2, 3])
+    await socket.disconnect()
+
+
+async def test_each_move_is_checked_on_the_line_the_socket_has_played_so_far(
+    code_game, player, winning_game, monkeypatch
+):
+    """The socket checks a move with one step from the position its last move reached
+    (services.SocketGame), and after an undo from the replayed line: every ack has the stored line's
+    pile count, and a move that only the position before the last move allows is refused."""
+    line = winning_game["moves"][:6]
+    socket = await open_socket(code_game, player)
+    assert (await answer(socket, {"t": "move", "move": line[0], "n": 1}))["piles"] == 51  # known from here on
+    threads_refused(monkeypatch)
+    acks = [await answer(socket, {"t": "move", "move": move, "n": n}) for n, move in enumerate(line[1:5], start=2)]
+    acks.append(await answer(socket, {"t": "undo", "n": 6}))
+    acks += [await answer(socket, {"t": "move", "move": move, "n": n}) for move, n in ((line[4], 7), (line[5], 8))]
+    monkeypatch.undo()  # the refusal below is the locking path's
+    before_last, now = engine.replay(winning_game["deal"], line[:5]), engine.replay(winning_game["deal"], line)
+    only_before_last = [move for move in engine.legal_moves(before_last) if move not in engine.legal_moves(now)]
+    assert only_before_last  # this deal's line has such a move
+
+    refused = await answer(socket, {"t": "move", "move": list(only_before_last[0]), "n": 9})
+
+    assert [ack["piles"] for ack in acks] == [50, 49, 48, 47, 48, 47, 46]
+    assert (refused["t"], refused["code"]) == ("reject", "illegal_move")
+    assert await stored_line(code_game) == (line, list(range(1, 10)))
     await socket.disconnect()
 
 
