@@ -94,28 +94,31 @@ def log_problems(daphne: Daphne) -> list[str]:
 
 
 @contextmanager
-def fresh_database(server_url: str, name: str) -> Iterator[str]:
+def fresh_database(server_url: str, name: str, *, template: str | None = None) -> Iterator[str]:
     """Create the PostgreSQL database `name` (dropping a leftover one) on the server `server_url`
-    names; yield its URL; drop it afterwards."""
+    names, as a copy of the database `template` if one is given; yield its URL; drop it afterwards."""
     import psycopg
     from psycopg import sql
 
     parts = urlsplit(server_url)
     maintenance = urlunsplit(parts._replace(path="/postgres"))
 
-    def execute(statement: str) -> None:
+    def execute(statement: str, *names: str) -> None:
         with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as connection:
-            connection.execute(sql.SQL(statement).format(sql.Identifier(name)))
+            connection.execute(sql.SQL(statement).format(*map(sql.Identifier, names)))
 
     try:
-        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
-        execute("CREATE DATABASE {}")
+        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        if template is None:
+            execute("CREATE DATABASE {}", name)
+        else:
+            execute("CREATE DATABASE {} TEMPLATE {}", name, template)
     except psycopg.Error as error:
         raise ClusterError(f"cannot create database {name} on {parts.hostname}:{parts.port}: {error}") from error
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:
-        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+        execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
 
 
 def production_env(*, database_url: str, redis_url: str, channels_prefix: str, extra: dict[str, str]) -> dict[str, str]:
@@ -198,6 +201,27 @@ def daphne_process(
             server.wait()
 
 
+@dataclass(frozen=True)
+class PreparedSite:
+    """What every cluster of the same code starts from: a migrated database to copy (on the same
+    PostgreSQL server) and a directory of collected static files."""
+
+    database: str
+    static_root: Path
+
+
+@contextmanager
+def prepared_site(*, postgres_url: str, name: str, redis_url: str, workdir: Path) -> Iterator[PreparedSite]:
+    """Migrate the database `name` and collect the static files into `workdir` once, for clusters to
+    start from; drop the database afterwards."""
+    with fresh_database(postgres_url, name) as database_url:
+        env = production_env(database_url=database_url, redis_url=redis_url, channels_prefix=name, extra={})
+        manage(env, "migrate", "--noinput")
+        env["STATIC_ROOT"] = str(workdir / "static")
+        manage(env, "collectstatic", "--noinput", "-v0")
+        yield PreparedSite(database=name, static_root=workdir / "static")
+
+
 @contextmanager
 def cluster(
     *,
@@ -208,20 +232,26 @@ def cluster(
     workdir: Path,
     extra_env: dict[str, str],
     daphne_options: Sequence[str] = (),
+    prepared: PreparedSite | None = None,
 ) -> Iterator[list[Daphne]]:
-    """Start `daphnes` Daphne processes on a fresh, migrated database; yield them; stop everything."""
+    """Start `daphnes` Daphne processes on a fresh, migrated database; yield them; stop everything. With
+    `prepared`, the database is a copy of its migrated one and its static files are served, instead of
+    migrating and collecting anew (a test suite starts many clusters of the same code)."""
     with ExitStack() as stack:
-        database_url = stack.enter_context(fresh_database(postgres_url, database))
+        template = prepared.database if prepared is not None else None
+        database_url = stack.enter_context(fresh_database(postgres_url, database, template=template))
         env = production_env(
             database_url=database_url,
             redis_url=redis_url,
             channels_prefix=f"bench-{os.getpid()}-{secrets.token_hex(4)}",
             extra=extra_env,
         )
-        manage(env, "migrate", "--noinput")
+        if prepared is None:
+            manage(env, "migrate", "--noinput")
         # Production settings serve static files by their hashed names, from collectstatic's manifest.
-        env["STATIC_ROOT"] = str(workdir / "static")
-        manage(env, "collectstatic", "--noinput", "-v0")
+        env["STATIC_ROOT"] = str(prepared.static_root if prepared is not None else workdir / "static")
+        if prepared is None:
+            manage(env, "collectstatic", "--noinput", "-v0")
         yield [
             stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log", options=daphne_options))
             for index in range(daphnes)

@@ -22,9 +22,10 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from websockets.asyncio.client import ClientConnection
 
-from bench.cluster import ClusterError, Daphne, cluster
+from bench.cluster import ClusterError, Daphne, PreparedSite, cluster
 from bench.race import Visitor
 from tests.conftest import need_service
+from tests.production import postgres_server_url
 
 from .processes import RedisServer, TcpRelay
 
@@ -34,17 +35,11 @@ WAIT_S = 20.0
 RECOVERY_S = 30.0
 
 
-def postgres_server_url() -> str:
-    parts = urlsplit(os.environ.get("DATABASE_URL", ""))
-    if parts.scheme not in ("postgres", "postgresql"):
-        need_service("DATABASE_URL does not name a PostgreSQL server")
-    return urlunsplit(parts._replace(path="/postgres"))
-
-
 @contextmanager
 def production_cluster(
     tmp_path: Path,
     *,
+    site: PreparedSite,
     redis_url: str,
     daphnes: int = 2,
     extra_env: dict[str, str] | None = None,
@@ -59,6 +54,7 @@ def production_cluster(
             workdir=tmp_path,
             extra_env={"LOG_LEVEL": "WARNING", **(extra_env or {})},
             daphne_options=daphne_options,
+            prepared=site,
         ) as started:
             yield started
     except ClusterError as error:

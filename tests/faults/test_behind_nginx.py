@@ -24,7 +24,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from bench.cluster import Daphne, free_port
+from bench.cluster import Daphne, PreparedSite, free_port
 from tests.conftest import need_service
 from tests.faults.conftest import production_cluster
 
@@ -129,12 +129,18 @@ def ask(port: int, method: str, path: str, body: bytes | None = None) -> http.cl
     return connection.getresponse()
 
 
-async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tls(tmp_path: Path, redis_url: str):
+async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tls(
+    tmp_path: Path, redis_url: str, production_site: PreparedSite
+):
     # As deploy/accordion-daphne@.service runs them: the client's address from the proxy's header.
     settings = {"ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "1", "NUM_PROXIES": "1", "SOCKETS_PER_ADDRESS": "1"}
     with (
         production_cluster(
-            tmp_path, redis_url=redis_url, extra_env=settings, daphne_options=["--proxy-headers"]
+            tmp_path,
+            site=production_site,
+            redis_url=redis_url,
+            extra_env=settings,
+            daphne_options=["--proxy-headers"],
         ) as daphnes,
         nginx_in_front(tmp_path, daphnes) as (https_port, http_port),
     ):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.cluster import PreparedSite
 from tests.faults.conftest import production_cluster
 
 pytestmark = pytest.mark.services
@@ -39,8 +40,10 @@ def answer_to(port: int, request: bytes, *chunks: bytes) -> bytes:
         return received
 
 
-def test_a_body_declared_too_large_is_refused_before_it_is_sent(tmp_path: Path, redis_url: str):
-    with production_cluster(tmp_path, redis_url=redis_url, daphnes=1) as (daphne,):
+def test_a_body_declared_too_large_is_refused_before_it_is_sent(
+    tmp_path: Path, redis_url: str, production_site: PreparedSite
+):
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, daphnes=1) as (daphne,):
         answer = answer_to(daphne.port, HEADERS + b"Content-Length: 300000000\r\n\r\n")  # and no body at all
         status, headers, body = refusal(answer)
         assert status == "HTTP/1.1 413 Payload Too Large" and body["code"] == "too_large"
@@ -50,9 +53,11 @@ def test_a_body_declared_too_large_is_refused_before_it_is_sent(tmp_path: Path, 
         )
 
 
-def test_a_streamed_body_is_cut_off_once_it_passes_the_limit(tmp_path: Path, redis_url: str):
+def test_a_streamed_body_is_cut_off_once_it_passes_the_limit(
+    tmp_path: Path, redis_url: str, production_site: PreparedSite
+):
     chunk = b"x" * 65536
-    with production_cluster(tmp_path, redis_url=redis_url, daphnes=1) as (daphne,):
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, daphnes=1) as (daphne,):
         framed = b"%x\r\n%s\r\n" % (len(chunk), chunk)
         answer = answer_to(daphne.port, HEADERS + b"Transfer-Encoding: chunked\r\n\r\n", *[framed] * 5)
         assert refusal(answer)[0] == "HTTP/1.1 413 Payload Too Large"

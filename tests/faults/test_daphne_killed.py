@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from bench.cluster import PreparedSite
 from bench.race import Visitor
 from tests.faults.conftest import caught_up_line, places, play, production_cluster, request, start_race, until
 
@@ -17,10 +18,10 @@ pytestmark = pytest.mark.services
 
 
 async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledged_move_lost(
-    redis_url: str, tmp_path: Path, winning_game
+    redis_url: str, tmp_path: Path, production_site: PreparedSite, winning_game
 ):
     line = winning_game["moves"]
-    with production_cluster(tmp_path, redis_url=redis_url) as (doomed, survivor):
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as (doomed, survivor):
         host, friend = Visitor(doomed), Visitor(doomed)
         race = await start_race(host, friend, deal_code=winning_game["deal_code"])
         host_room, friend_room = race.host_room, race.friend_room

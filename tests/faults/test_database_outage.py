@@ -13,6 +13,7 @@ from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
 from accordion_site.sockets import CLOSE_TRY_AGAIN
+from bench.cluster import PreparedSite
 from bench.race import Visitor
 from tests.faults.conftest import (
     answer,
@@ -30,11 +31,13 @@ pytestmark = pytest.mark.services
 
 
 async def test_a_database_outage_asks_clients_to_try_again_and_loses_nothing(
-    redis_url: str, database_relay: TcpRelay, tmp_path: Path, winning_game
+    redis_url: str, database_relay: TcpRelay, tmp_path: Path, production_site: PreparedSite, winning_game
 ):
     line = winning_game["moves"]
     database_url = relayed_database_url(database_relay)
-    with production_cluster(tmp_path, redis_url=redis_url, extra_env={"DATABASE_URL": database_url}) as daphnes:
+    with production_cluster(
+        tmp_path, site=production_site, redis_url=redis_url, extra_env={"DATABASE_URL": database_url}
+    ) as daphnes:
         first, second = daphnes
         visitor = Visitor(first)
         status, game = visitor.request("POST", "/api/games", {"mode": "code", "code": winning_game["deal_code"]})

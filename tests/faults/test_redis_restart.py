@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection
 
+from bench.cluster import PreparedSite
 from bench.race import Visitor
 from tests.faults.conftest import caught_up_line, play, production_cluster, until, wait_until_healthy
 from tests.faults.processes import RedisServer
@@ -48,10 +49,10 @@ async def heard_line(socket: ClientConnection, version: int) -> list[list[int]]:
 
 
 async def test_a_redis_restart_loses_no_move_and_the_other_tab_resynchronises_by_version(
-    private_redis: RedisServer, tmp_path: Path, winning_game
+    private_redis: RedisServer, tmp_path: Path, production_site: PreparedSite, winning_game
 ):
     line = winning_game["moves"]
-    with production_cluster(tmp_path, redis_url=private_redis.url) as daphnes:
+    with production_cluster(tmp_path, site=production_site, redis_url=private_redis.url) as daphnes:
         first, second = daphnes
         visitor = Visitor(first)
         status, game = visitor.request("POST", "/api/games", {"mode": "code", "code": winning_game["deal_code"]})

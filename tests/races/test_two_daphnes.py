@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.cluster import Daphne, log_problems
+from bench.cluster import Daphne, PreparedSite, log_problems
 from bench.race import Visitor
 from tests.faults.conftest import places, production_cluster, start_race, until
 
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.services
 
 
 @pytest.fixture
-def daphnes(redis_url: str, tmp_path: Path) -> Iterator[list[Daphne]]:
-    with production_cluster(tmp_path, redis_url=redis_url) as started:
+def daphnes(redis_url: str, tmp_path: Path, production_site: PreparedSite) -> Iterator[list[Daphne]]:
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as started:
         yield started
         problems = [line for daphne in started for line in log_problems(daphne)]
         assert not problems, problems
