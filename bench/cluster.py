@@ -216,10 +216,16 @@ def prepared_site(*, postgres_url: str, name: str, redis_url: str, workdir: Path
     start from; drop the database afterwards."""
     with fresh_database(postgres_url, name) as database_url:
         env = production_env(database_url=database_url, redis_url=redis_url, channels_prefix=name, extra={})
-        manage(env, "migrate", "--noinput")
-        env["STATIC_ROOT"] = str(workdir / "static")
-        manage(env, "collectstatic", "--noinput", "-v0")
+        migrate_and_collect(env, workdir / "static")
         yield PreparedSite(database=name, static_root=workdir / "static")
+
+
+def migrate_and_collect(env: dict[str, str], static_root: Path) -> None:
+    """Migrate the database of `env` and collect the static files into `static_root`, which `env` then
+    names: production settings serve static files by their hashed names, from collectstatic's manifest."""
+    manage(env, "migrate", "--noinput")
+    env["STATIC_ROOT"] = str(static_root)
+    manage(env, "collectstatic", "--noinput", "-v0")
 
 
 @contextmanager
@@ -247,11 +253,9 @@ def cluster(
             extra=extra_env,
         )
         if prepared is None:
-            manage(env, "migrate", "--noinput")
-        # Production settings serve static files by their hashed names, from collectstatic's manifest.
-        env["STATIC_ROOT"] = str(prepared.static_root if prepared is not None else workdir / "static")
-        if prepared is None:
-            manage(env, "collectstatic", "--noinput", "-v0")
+            migrate_and_collect(env, workdir / "static")
+        else:
+            env["STATIC_ROOT"] = str(prepared.static_root)
         yield [
             stack.enter_context(daphne_process(env, workdir / f"daphne-{index}.log", options=daphne_options))
             for index in range(daphnes)
