@@ -298,20 +298,20 @@ def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: dat
     known."""
     if not store.conditional_changes():
         return None
-    plain = _plain_move(known, player=player, move=move, now=now, before=None)
-    if plain is None:
+    change = _plain_move(known, player=player, move=move, now=now, before=None)
+    if change is None:
         return None
     game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
-    game.moves, game.piles = plain[0], plain[1].piles
+    game.moves, game.piles = change.line, change.piles
     stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
     return game if stored is not None else None
 
 
 def _plain_move(
     known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime, before: engine.Position | None
-) -> tuple[list[list[int]], engine.Position] | None:
-    """The line and position after `move` on `known`, when it is a plain move that may be stored on
-    condition that the game is still as known; None where the locking path must decide: a game not in
+) -> _PlainChange | None:
+    """`move` on `known`, with the line and position after it, when it is a plain move that may be
+    stored on condition that the game is still as known; None where the locking path must decide: a game not in
     play as known, or a move that is illegal or wins on the known line (the stored game may be ahead; a
     finish has more to write). `before`, when given, is the position of the known line: the move is
     then checked with one step of the engine instead of a replay of the whole line."""
@@ -324,7 +324,7 @@ def _plain_move(
         return None
     if position.won:
         return None
-    return line, position
+    return _PlainChange(line=line, piles=position.piles, move=move, position=position)
 
 
 def _in_play_as_known(known: Game, *, player: Player, now: datetime.datetime) -> bool:
@@ -401,10 +401,7 @@ async def game_move_from_socket(
     the loop's connections busy — goes to `game_move` on the database threads."""
     change = None
     if known is not None:
-        plain = _plain_move(known.game, player=player, move=move, now=now, before=known.position)
-        if plain is not None:
-            line, position = plain
-            change = _PlainChange(line=line, piles=position.piles, move=move, position=position)
+        change = _plain_move(known.game, player=player, move=move, now=now, before=known.position)
     stored = await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.MOVE, change=change, now=now)
     if stored:
         assert known is not None
