@@ -211,21 +211,13 @@ class PreparedSite:
 
 
 @contextmanager
-def prepared_site(*, postgres_url: str, name: str, redis_url: str, workdir: Path) -> Iterator[PreparedSite]:
-    """Migrate the database `name` and collect the static files into `workdir` once, for clusters to
-    start from; drop the database afterwards."""
+def prepared_site(*, postgres_url: str, name: str, redis_url: str, static_root: Path) -> Iterator[PreparedSite]:
+    """Migrate the database `name` once, for clusters to copy and to serve the static files already
+    collected in `static_root`; drop the database afterwards."""
     with fresh_database(postgres_url, name) as database_url:
         env = production_env(database_url=database_url, redis_url=redis_url, channels_prefix=name, extra={})
-        migrate_and_collect(env, workdir / "static")
-        yield PreparedSite(database=name, static_root=workdir / "static")
-
-
-def migrate_and_collect(env: dict[str, str], static_root: Path) -> None:
-    """Migrate the database of `env` and collect the static files into `static_root`, which `env` then
-    names: production settings serve static files by their hashed names, from collectstatic's manifest."""
-    manage(env, "migrate", "--noinput")
-    env["STATIC_ROOT"] = str(static_root)
-    manage(env, "collectstatic", "--noinput", "-v0")
+        manage(env, "migrate", "--noinput")
+        yield PreparedSite(database=name, static_root=static_root)
 
 
 @contextmanager
@@ -253,7 +245,10 @@ def cluster(
             extra=extra_env,
         )
         if prepared is None:
-            migrate_and_collect(env, workdir / "static")
+            manage(env, "migrate", "--noinput")
+            # Production settings serve static files by their hashed names, from collectstatic's manifest.
+            env["STATIC_ROOT"] = str(workdir / "static")
+            manage(env, "collectstatic", "--noinput", "-v0")
         else:
             env["STATIC_ROOT"] = str(prepared.static_root)
         yield [

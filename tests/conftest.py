@@ -19,7 +19,8 @@ from accounts.selectors import SESSION_PLAYER_KEY
 from games.hub import running_hub
 from games.races.relay import running_rooms
 
-# The data-migration tests' `schema_restored` fixture, and the multi-process tests' `production_site`.
+# The data-migration tests' `schema_restored` fixture; production's collected static files and the
+# multi-process tests' `production_site`.
 pytest_plugins = ["tests.schema", "tests.production"]
 
 VECTORS = Path(__file__).parent / "vectors"

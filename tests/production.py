@@ -1,18 +1,21 @@
 """The site as production runs it, prepared once per test session: the multi-process tests (tests/faults,
 tests/races) start many clusters of Daphne processes on the same code, and each used to migrate a
 database and collect the static files anew (5 and 9 s on a slow machine). Registered in
-tests/conftest.py's `pytest_plugins`, so that every folder shares the one `production_site`."""
+tests/conftest.py's `pytest_plugins`, so that every folder shares the one `production_site`, and the
+static files' tests (tests/site) the one `collected_static_root`."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from bench.cluster import ClusterError, PreparedSite, prepared_site
 from tests.conftest import need_service
+from tests.site.test_settings import manage, production
 
 
 def postgres_server_url() -> str:
@@ -24,14 +27,23 @@ def postgres_server_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def production_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreparedSite]:
-    """A migrated database for clusters to copy and the collected static files for them to serve."""
+def collected_static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A STATIC_ROOT that `collectstatic` has filled with production's settings."""
+    root = tmp_path_factory.mktemp("staticfiles")
+    result = manage("collectstatic", "--noinput", "-v0", **production(STATIC_ROOT=str(root)))
+    assert result.returncode == 0, result.stderr
+    return root
+
+
+@pytest.fixture(scope="session")
+def production_site(collected_static_root: Path) -> Iterator[PreparedSite]:
+    """A migrated database for clusters to copy, and the collected static files for them to serve."""
     try:
         with prepared_site(
             postgres_url=postgres_server_url(),
             name=f"prepared_site_{os.getpid()}",
             redis_url=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-            workdir=tmp_path_factory.mktemp("production-site"),
+            static_root=collected_static_root,
         ) as site:
             yield site
     except ClusterError as error:
