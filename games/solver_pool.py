@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 from collections.abc import Callable
@@ -37,18 +38,30 @@ def _executor() -> tuple[ProcessPoolExecutor, threading.BoundedSemaphore]:
             _pool = ProcessPoolExecutor(
                 max_workers=settings.SOLVER_WORKERS,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_yield_to_the_web_process,
+                initializer=_prepare_worker,
                 initargs=(settings.SOLVER_NICENESS,),
             )
             _slots = threading.BoundedSemaphore(settings.SOLVER_MAX_JOBS)
         return _pool, _slots
 
 
-def _yield_to_the_web_process(niceness: int) -> None:
+def _prepare_worker(niceness: int) -> None:
     """Run the worker's searches at a lower CPU priority than the web processes, PostgreSQL and Redis:
     a search takes a core for up to its time limit, and at full priority the still-winnable badges of
-    watched games held up sockets' acks (docs/performance.md, "The solver at a lower priority")."""
+    watched games held up sockets' acks (docs/performance.md, "The solver at a lower priority").
+    And end the worker with its web process, however that one ends."""
     os.nice(niceness)
+    threading.Thread(target=_exit_with_the_web_process, name="exit-with-web-process", daemon=True).start()
+
+
+def _exit_with_the_web_process() -> None:
+    """A web process killed with SIGKILL cannot shut its pool down, and an idle worker waits for its next
+    job forever: the pipe it reads stays open at its own end. The parent's sentinel closes when the
+    parent dies, whoever supervises it."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
 
 
 def _discard_broken_pool(pool: ProcessPoolExecutor) -> None:
