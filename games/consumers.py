@@ -111,8 +111,11 @@ class GameConsumer(ServiceSocket):
         # on condition that the game is still so (games.services.game_move_from_socket), without a read
         # of its own. Kept from the first change on, so that sockets that only listen hold no game.
         self.known: services.SocketGame | None = None
-        # The newest version this socket has been sent (events, acks, a state): older events are skipped.
+        # The newest version this socket has been sent (events, acks, a state): older events are skipped,
+        # but for those an ack jumped over (changes stored elsewhere just before this socket's own, whose
+        # events had not come yet): they are sent when they come, so the client need not ask with `sync`.
         self.version_sent = -1
+        self.jumped: set[int] = set()
         # Events that arrive while this socket's own request is being answered wait here, so that the
         # socket hears everything in version order.
         self.held: list[tuple[int, str]] | None = []
@@ -178,8 +181,15 @@ class GameConsumer(ServiceSocket):
         """Called by the hub with each event of the game, already encoded."""
         if self.held is not None:
             self.held.append((v, frame))
-        elif v > self.version_sent:
+        else:
+            await self._send_event(v, frame)
+
+    async def _send_event(self, v: int, frame: str) -> None:
+        if v > self.version_sent:
             self.version_sent = v
+            await self.send(text_data=frame)
+        elif v in self.jumped:
+            self.jumped.discard(v)
             await self.send(text_data=frame)
 
     async def deliver_crowd(self, frame: str) -> None:
@@ -196,6 +206,8 @@ class GameConsumer(ServiceSocket):
         # Others' events stored before this change come first; this change's own event is not echoed.
         await self._flush_held(below=ack["v"])
         await self._send(ack)
+        if 0 <= self.version_sent < ack["v"] - 1 and ack["v"] - self.version_sent <= MAX_CATCH_UP_EVENTS:
+            self.jumped.update(range(self.version_sent + 1, ack["v"]))
         self.version_sent = max(self.version_sent, ack["v"])
         await self._flush_held(below=None)
 
@@ -203,6 +215,7 @@ class GameConsumer(ServiceSocket):
         for frame in frames:
             await self.send(text_data=frame)
         self.version_sent = max(self.version_sent, version)
+        self.jumped.clear()  # all older than `version`: the frames covered them
         await self._flush_held(below=None)
 
     async def _flush_held(self, *, below: int | None) -> None:
@@ -214,9 +227,7 @@ class GameConsumer(ServiceSocket):
             if below is not None and v >= below:
                 return
             del self.held[0]
-            if v > self.version_sent:
-                self.version_sent = v
-                await self.send(text_data=frame)
+            await self._send_event(v, frame)
         if below is None:
             self.held = None
 

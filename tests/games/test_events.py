@@ -3,11 +3,14 @@ and replaying the events gives the stored game."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.db import connection, transaction
 
 from accounts.models import Player
@@ -15,6 +18,10 @@ from games import engine, events, services
 from games.engine import solver
 from games.errors import GameError
 from games.models import Game, GameEvent
+from tests.api_client import post
+from tests.conftest import player_client
+
+from .sockets import game_socket
 
 NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
 
@@ -197,3 +204,74 @@ def test_concurrent_moves_undos_hints_and_a_rest_finish_give_versions_without_ga
     assert game.version > 12
     assert game.status == "finished" and stored_events(game)[-1].kind == "finish"
     assert line_from_events(game) == game.moves
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgres", "socket_services_stopped")
+async def test_two_sockets_and_rest_racing_on_one_game_give_each_change_one_version_that_both_sockets_hear(
+    player, winning_game, monkeypatch
+):
+    """The sockets' moves and undos are stored from the event loop with no row lock, REST's hints and finish
+    on threads with one: racing together, each accepted change is still one event, versions run 1..n,
+    the events replay to the stored game, and each socket hears every version once (its own as an ack)."""
+    monkeypatch.setattr(services, "solver_run", advise(solver.HintResult(status="move", move=(1, 0))))
+    game = await sync_to_async(code_game)(player, winning_game)
+    cards, sockets = winning_game["deal"], []
+    for _ in range(2):
+        socket = await game_socket(game.pk, player, v=1)
+        assert (await socket.connect())[0]
+        sockets.append(socket)
+    heard: list[list[dict]] = [[], []]
+
+    @sync_to_async
+    def stored_moves() -> list[list[int]] | None:
+        current = Game.objects.get(pk=game.pk)
+        return None if current.status == Game.Status.FINISHED else current.moves
+
+    async def answer(index: int, message: dict) -> dict:
+        await sockets[index].send_json_to(message)
+        while True:
+            reply = await sockets[index].receive_json_from(timeout=10)
+            heard[index].append(reply)
+            if reply["t"] in ("ack", "reject") and reply.get("n") == message["n"]:
+                return reply
+
+    async def play(index: int) -> None:
+        for n in range(1, 16):
+            moves = await stored_moves()
+            if moves is None:
+                return
+            legal = engine.legal_moves(engine.replay(cards, moves))
+            if ((index + n) % 4 == 3 and moves) or not legal:
+                await answer(index, {"t": "undo", "n": n})
+            else:
+                await answer(index, {"t": "move", "move": list(legal[0]), "n": n})
+
+    def rest() -> tuple[int, int]:
+        client, hints = player_client(player), 0
+        try:
+            for _ in range(3):
+                time.sleep(0.02)
+                hints += post(client, f"/api/games/{game.pk}/hint", {"accept_unranked": True})[0] == 200
+            while len(Game.objects.get(pk=game.pk).moves) < 4:
+                time.sleep(0.005)
+            moves = Game.objects.get(pk=game.pk).moves
+            return hints, post(client, f"/api/games/{game.pk}/finish", {"moves": moves})[0]
+        finally:
+            connection.close()
+
+    (hints, finish_status), *_ = await asyncio.gather(sync_to_async(rest, thread_sensitive=False)(), play(0), play(1))
+
+    stored = await sync_to_async(Game.objects.get)(pk=game.pk)
+    events = await sync_to_async(stored_events)(stored)
+    acks = [reply for replies in heard for reply in replies if reply["t"] == "ack"]
+    assert finish_status == 200 and stored.status == "finished" and events[-1].kind == "finish"
+    assert [event.v for event in events] == list(range(1, stored.version + 1))
+    assert len(events) == 1 + len(acks) + hints + 1  # the start, every ack, every hint, the finish
+    assert await sync_to_async(line_from_events)(stored) == stored.moves
+    for index, socket in enumerate(sockets):
+        while not any(reply.get("v") == stored.version for reply in heard[index]):
+            heard[index].append(await socket.receive_json_from(timeout=5))
+        versions = [reply["v"] for reply in heard[index] if reply["t"] in ("ack", "event")]
+        assert sorted(versions) == list(range(2, stored.version + 1))
+        await socket.disconnect()
