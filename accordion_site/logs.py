@@ -79,6 +79,15 @@ def _log_access(request: HttpRequest, response: HttpResponse, started: float) ->
     )
 
 
+def _start_request_context(request: HttpRequest) -> str:
+    """Set the request's id and clear the player and game a request before it on the same thread or
+    task may have left (one that never reaches a view, a 404 or /healthz, sets neither); return the id."""
+    player_id.set(None)
+    game_id.set(None)
+    request_id.set(answer_id := _incoming_request_id(request.headers.get("X-Request-ID")))
+    return answer_id
+
+
 class RequestLogMiddleware:
     """Sets the request id (the proxy's `X-Request-ID`, or a new one), the session's player and, once the
     view is known, the game; answers with `X-Request-ID` so a report can quote it, and logs the request
@@ -97,7 +106,7 @@ class RequestLogMiddleware:
         if self.is_async:
             return self._acall(request)
         started = time.perf_counter()
-        request_id.set(answer_id := _incoming_request_id(request.headers.get("X-Request-ID")))
+        answer_id = _start_request_context(request)
         response: HttpResponse = self.get_response(request)
         response["X-Request-ID"] = answer_id
         _log_access(request, response, started)
@@ -105,7 +114,7 @@ class RequestLogMiddleware:
 
     async def _acall(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
-        request_id.set(answer_id := _incoming_request_id(request.headers.get("X-Request-ID")))
+        answer_id = _start_request_context(request)
         response: HttpResponse = await self.get_response(request)
         response["X-Request-ID"] = answer_id
         _log_access(request, response, started)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from unittest import mock
 
 import pytest
@@ -74,6 +75,33 @@ def test_the_health_check_answers_503_when_the_database_is_down(client):
     }
 
 
+def test_the_health_check_reports_redis_reachable_with_its_time(client, settings, redis_url):
+    settings.REDIS_URL = redis_url
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["redis"]["ok"] is True
+    assert body["checks"]["redis"]["ms"] >= 0
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on: one the system just gave out and took back."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_health_check_answers_503_naming_redis_when_redis_is_unreachable(client, settings):
+    settings.REDIS_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["redis"]["ok"] is False and body["checks"]["redis"]["error"] == "ConnectionError"
+    assert body["checks"]["database"]["ok"] is True  # only Redis is named down
+
+
 def test_pages_carry_a_content_security_policy_without_inline_scripts(client):
     policy = client.get("/")["Content-Security-Policy"]
     script_source = next(part for part in policy.split(";") if part.strip().startswith("script-src"))
@@ -111,6 +139,23 @@ def test_each_request_is_one_json_log_line_with_its_ids_status_and_duration(clie
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "GET /api/me 200" and line["status"] == 200 and line["ms"] >= 0
     assert line["request_id"] == "access-line-test-1" and line["player_id"] == player.pk
+
+
+def test_a_request_on_a_game_logs_a_json_line_naming_that_game_and_the_next_request_does_not(client, caplog):
+    game = client.post("/api/games", {"mode": "new"}, content_type="application/json").json()
+    caplog.handler.addFilter(ContextFilter())  # as the site's log handler has it
+    with caplog.at_level(logging.INFO, logger="accordion_site.access"):
+        client.get(f"/api/games/{game['id']}")
+        client.get("/healthz")  # reaches no view that names a game or reads the session
+    on_game, health = (
+        json.loads(JsonFormatter().format(record))
+        for record in caplog.records
+        if record.name == "accordion_site.access"
+    )
+    assert on_game["message"] == f"GET /api/games/{game['id']} 200"
+    assert on_game["game_id"] == game["id"] and on_game["player_id"] is not None
+    assert health["message"] == "GET /healthz 200"
+    assert health.get("game_id") is None and health.get("player_id") is None
 
 
 def test_a_load_balancer_polls_healthz_by_address_over_plain_http(settings):
