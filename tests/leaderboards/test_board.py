@@ -131,7 +131,7 @@ def test_a_page_past_the_end_is_a_404(finish_daily, visitor, day):
     assert status == 404 and answer["code"] == "not_found" and "past the last page" in answer["error"]
 
 
-@pytest.mark.parametrize("page", ["0", "-1", "x", "1.0", "1e3", "\u0663", "\uff13", "9999999", "+2", "2%20"])
+@pytest.mark.parametrize("page", ["0", "-1", "x", "1.0", "1e3", "\u0663", "\uff13", "\u00b2", "9999999", "+2", "2%20"])
 def test_a_page_that_is_not_a_plain_positive_number_is_a_400(visitor, day, page):
     status, answer = get(visitor, f"/api/leaderboards/daily/{day.isoformat()}?page={page}")
     assert status == 400 and answer["code"] == "invalid" and answer["error"].startswith("page:")

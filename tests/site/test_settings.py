@@ -10,11 +10,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def environment(**env: str) -> dict[str, str]:
-    """This process's environment without its settings switches, with `env` over it."""
+    """This process's environment without its settings switches, with `env` over it. Without the test
+    suite's DJANGO_SETTINGS_MODULE too: the process reads the site's own settings, as a deployment does
+    (tests/settings.py turns DEBUG on when the environment does not say)."""
     clean = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
+        if key not in {"DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
     }
     return {**clean, **env}
 
@@ -40,6 +42,17 @@ def test_the_deployment_check_is_clean_with_production_settings_from_the_environ
 def test_production_refuses_to_start_without_a_real_secret_key():
     result = manage("check", DEBUG="0", DAILY_SECRET=secrets.token_hex(32), ALLOWED_HOSTS="accordion.example")
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
+def test_with_debug_unset_the_site_runs_without_debug_and_refuses_to_start_without_a_secret_key():
+    # DEBUG is not in the environment at all (environment() leaves it out): a forgotten variable fails closed.
+    keys = {"DAILY_SECRET": secrets.token_hex(32), "ALLOWED_HOSTS": "accordion.example"}
+    read = "from django.conf import settings; print(settings.DEBUG)"
+    shown = manage("shell", "--no-imports", "-c", read, SECRET_KEY=secrets.token_urlsafe(60), **keys)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == "False"
+    refused = manage("check", **keys)
+    assert refused.returncode != 0 and "SECRET_KEY" in refused.stderr
 
 
 def test_production_refuses_to_start_with_the_example_files_placeholder_secrets():
