@@ -5,11 +5,13 @@ import json
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Player
-from games import engine
+from games import engine, services
+from games.engine import solver
 from games.models import Game
 from games.services import game_finish, game_start
 from tests.api_client import post, start
@@ -197,3 +199,33 @@ def test_a_visitor_who_never_played_cannot_finish_a_game_and_becomes_no_player(c
     status, error = post(Client(), f"/api/games/{game['id']}/finish", {"moves": []})
     assert status == 403 and error["code"] == "not_your_game"
     assert Player.objects.count() == players_before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_day_not_certified_ahead_is_certified_with_no_transaction_open(client, monkeypatch):
+    """A certification can take the solver a second or more: inside a transaction it would hold rows (the
+    player's, the deal's unique slot) that other requests wait for."""
+    certify, opened_inside = engine.certified_daily_deal, []
+
+    def certified_daily_deal(*args):
+        opened_inside.append(connection.in_atomic_block)
+        return certify(*args)
+
+    monkeypatch.setattr(engine, "certified_daily_deal", certified_daily_deal)
+    game = start(client, mode="daily")
+    assert game["mode"] == "daily" and opened_inside == [False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hints_search_runs_with_no_transaction_open(client, monkeypatch):
+    """The game row is not locked while the solver searches: the player's socket keeps playing meanwhile."""
+    opened_inside = []
+
+    def solver_run(*args, **kwargs):
+        opened_inside.append(connection.in_atomic_block)
+        return solver.HintResult(status="move", move=(1, 0))
+
+    monkeypatch.setattr(services, "solver_run", solver_run)
+    game = start(client, mode="new")
+    status, _ = post(client, f"/api/games/{game['id']}/hint", {"accept_unranked": True})
+    assert status == 200 and opened_inside == [False]
