@@ -557,6 +557,7 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
             f"{results.watchers} watchers, {results.sockets} sockets on {args.daphnes} Daphne processes; "
             f"{results.window_s:.1f} s measured after {args.warmup:g} s of warm-up",
         ),
+        ("moves accepted", f"{results.acks_in_window} acknowledged in the {results.window_s:.1f} s measured"),
         ("acks per second", f"{results.acks_in_window / results.window_s:.1f}"),
         ("ack latency", spread_ms([e.acked - e.sent for e in results.measured if e.acked is not None])),
         ("move → other tab", spread_ms([e.heard - e.sent for e in results.measured if e.heard is not None])),
