@@ -42,17 +42,22 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     once the API has refused it."""
     from accounts.selectors import player_from_session
     from games.models import Game  # imported here so the frontend app loads without the games app
+    from games.races.selectors import ghost_open
     from games.watching.selectors import game_unseen
 
     found = get_object_or_404(Game.objects.select_related("player", "deal"), pk=game_id)
     viewer = player_from_session(request.session)
     mine = viewer is not None and viewer.pk == found.player_id
+    today = timezone.now().date()
     context = {
         "game": found,
         "ws_path": found.ws_path,
         # Someone else's game names its player, so the page never says "your game" to a visitor.
         "owner": "" if mine else found.player.nickname,
-        "unseen": None if mine else game_unseen(game=found, viewer=viewer, today=timezone.now().date()),
+        "unseen": None if mine else game_unseen(game=found, viewer=viewer, today=today),
+        # The after-game panel's "Race this game as a ghost": it shows once the game is over, so the
+        # player's own game in play has it too, for when they finish it.
+        "ghost": mine or ghost_open(game=found, player=viewer, today=today),
     }
     return render(request, "frontend/game.html", context)
 
@@ -61,13 +66,22 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def profile(request: HttpRequest, nickname: str) -> HttpResponse:
     """A player's profile; the page draws its statistics from GET /api/players/<nickname>."""
-    from accounts.selectors import player_by_nickname
+    from accounts.selectors import player_by_nickname, player_from_session
     from games.races.selectors import player_race_stats
 
     player = player_by_nickname(nickname=nickname)
     if player is None:
         raise Http404("no such player")
-    return render(request, "frontend/profile.html", {"player": player, "races": player_race_stats(player=player)})
+    viewer = player_from_session(request.session)
+    context = {
+        "player": player,
+        "races": player_race_stats(player=player),
+        # The page offers each finished game as a ghost by the rule of races.selectors.ghost_open: all of
+        # the viewer's own, and anyone else's but a daily one whose (UTC) day is not over.
+        "mine": viewer is not None and viewer.pk == player.pk,
+        "today": timezone.now().date(),
+    }
+    return render(request, "frontend/profile.html", context)
 
 
 @require_safe
@@ -163,11 +177,16 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game replayed from its stored events; who may see it is the API's call (the spoiler
-    rule), so the page asks it and says why when it may not."""
+    rule), so the page asks it and says why when it may not. A game the viewer may race as a ghost comes
+    with the button that opens a room racing it."""
+    from accounts.selectors import player_from_session
     from games.models import Game
+    from games.races.selectors import ghost_open
 
-    found = get_object_or_404(Game, pk=game_id)
-    return render(request, "frontend/replay.html", {"game_id": found.pk})
+    found = get_object_or_404(Game.objects.select_related("deal"), pk=game_id)
+    viewer = player_from_session(request.session)
+    ghost = ghost_open(game=found, player=viewer, today=timezone.now().date())
+    return render(request, "frontend/replay.html", {"game_id": found.pk, "ghost": ghost})
 
 
 @require_safe

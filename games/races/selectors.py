@@ -94,6 +94,13 @@ def player_race_stats(*, player: Player) -> dict[str, int]:
 # --- ghosts -----------------------------------------------------------------------------------------
 
 
+def ghost_open(*, game: Game, player: Player | None, today: datetime.date) -> bool:
+    """Whether `player` (None: a visitor, who becomes a new guest on opening a room) may race `game` as
+    a ghost: a finished game they may see, as services.room_create and race_ghost check it. The pages
+    offer their "Race this game as a ghost" button by it, so they never offer one the server refuses."""
+    return game.status == Game.Status.FINISHED and game_selectors.game_visible_to(game=game, player=player, today=today)
+
+
 @dataclass(frozen=True, slots=True)
 class GhostStep:
     """One stored event of a ghost's game, `offset` seconds after that game's start, as the event JSON."""

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .player import MY_PILES, me, play_any_move, racer_card
+from .player import MY_PILES, PILE, api_game, me, play_any_move, racer_card
 
 pytestmark = pytest.mark.e2e
 
@@ -61,6 +61,23 @@ def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: P
         expect(standings).to_have_count(2)
         expect(standings.first).to_have_attribute("data-player", str(friend_id))  # fewer piles left
     expect(host.get_by_test_id("rematch")).to_be_visible()
+
+    # Each standing's Replay opens that racer's game for the other racer: its line, where it ended.
+    for reader, racer, moves in ((friend, host, 1), (host, friend, 2)):
+        standing = reader.locator(f'[data-testid="standing"][data-player="{me(racer)}"]')
+        link = standing.get_by_role("link", name="Replay")
+        href = link.get_attribute("href")
+        found = re.fullmatch(r"/games/(\d+)", href or "")
+        assert href is not None and found, href
+        assert reader.request.get(href).status == 200
+        game = api_game(reader, int(found.group(1)))
+        assert game["mode"] == "race" and game["status"] == "finished" and len(game["moves"]) == moves
+        events = reader.request.get(f"/api/games/{game['id']}/events")
+        assert events.ok and events.json()["player"] == racer.request.get("/api/me").json()["nickname"]
+        link.click()
+        reader.wait_for_url(re.compile(rf"{href}$"))
+        expect(reader.get_by_test_id("result")).to_be_visible()
+        expect(reader.locator(PILE)).to_have_count(52 - moves)
 
 
 def test_a_racer_who_left_the_lobby_takes_a_seat_again_without_reloading(page: Page, other_player_page: Page):

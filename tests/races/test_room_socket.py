@@ -15,11 +15,13 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from accordion_site.asgi import application
+from accounts.models import Player
 from games import protocol as game_protocol
 from games.models import Game
 from games.races import consumers, selectors, services
-from games.races.models import Room
+from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from tests.conftest import player_client
 from tests.games.sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
 
 from .sockets import racer, room_socket, room_until, until
@@ -234,6 +236,42 @@ async def test_commands_the_room_refuses_get_a_reject_with_a_code(live_room, hos
     assert answer["n"] == 7 and answer["code"] == code and answer["error"]
     assert (await Room.objects.aget(pk=live_room.pk)).state == Room.State.LOBBY
     await close(host_socket, friend_socket, watcher_socket)
+
+
+async def test_a_move_or_an_undo_sent_to_the_room_after_the_start_belongs_on_the_game_socket(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, _ = await started(live_room, host, friend)
+    for n, command in enumerate([{"t": "move", "move": winning_game["moves"][0]}, {"t": "undo"}], start=7):
+        await host_socket.send_json_to({**command, "n": n})
+        answer = await until(host_socket, "reject")
+        assert answer["n"] == n and answer["code"] == "wrong_socket" and "socket" in answer["error"]
+    game = await Game.objects.aget(pk=host_game["id"])
+    assert game.moves == [] and game.version == host_game["version"]  # nothing was played
+    assert (await Room.objects.aget(pk=live_room.pk)).state == Room.State.RACING
+    await close(host_socket, friend_socket)
+
+
+async def test_a_full_room_lets_the_ninth_watch_and_refuses_a_ghost_as_room_full(live_room, host, friend):
+    for index in range(MAX_RACERS - 1):
+        seated = await Player.objects.acreate(nickname=f"Racer {index}")
+        await sync_to_async(services.race_join)(code=live_room.code, player=seated, socket=False, now=timezone.now())
+    # Coming into a full room is no refusal, on the socket or through the API: the latecomer watches.
+    ninth = await Player.objects.acreate(nickname="Ninth")
+    ninth_socket = await room_socket(live_room.code, ninth)
+    room = await until(ninth_socket, "room")
+    assert len(room["racers"]) == MAX_RACERS and racer(room, ninth) == {}
+    tenth = await Player.objects.acreate(nickname="Tenth")
+    joined = await sync_to_async(lambda: player_client(tenth).post(f"/api/races/{live_room.code}/join"))()
+    assert joined.status_code == 200 and tenth.pk not in [entry["player"] for entry in joined.json()["racers"]]
+    # A ghost takes a seat too: the host's ghost finds none.
+    ghost, _ = await sync_to_async(services.game_services.game_start)(player=friend, mode="new", now=timezone.now())
+    await sync_to_async(game_finish)(game_id=ghost.pk, player=friend, moves=[], now=timezone.now())
+    host_socket = await room_socket(live_room.code, host)
+    await host_socket.send_json_to({"t": "ghost", "game": ghost.pk, "n": 3})
+    answer = await until(host_socket, "reject")
+    assert answer["n"] == 3 and answer["code"] == "room_full" and answer["error"]
+    await close(ninth_socket, host_socket)
 
 
 async def test_a_flooding_room_socket_is_told_to_slow_down_then_closed(live_room, host, monkeypatch):

@@ -7,8 +7,9 @@ import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { calendarMonth, firstWeekday, formatDate as formatDay, formatNumber } from "../locale_format.js";
 import { replayPageUrl } from "../nav.js";
+import { score } from "../rules.js";
 
-const BEST_SCORE = 2210; // 510 for the piles + 500 for the win + 1200 time bonus
+const BEST_SCORE = score(1, 0); // a win in no time: the chart's top
 const CHART = { width: 640, height: 200, left: 44, right: 12, top: 12, bottom: 26 };
 
 function locale() {
@@ -64,7 +65,7 @@ function drawChart(container, points) {
   const box = chartBox(container, CHART);
   const { width, height, left, right, top, plotWidth, plotHeight } = box;
   const x = (index) => left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
-  const y = (score) => top + plotHeight - (Math.min(score, BEST_SCORE) * plotHeight) / BEST_SCORE;
+  const y = (value) => top + plotHeight - (Math.min(value, BEST_SCORE) * plotHeight) / BEST_SCORE;
 
   const first = formatDate(points[0].at.slice(0, 10));
   const last = formatDate(points[points.length - 1].at.slice(0, 10));
@@ -180,7 +181,20 @@ function dealText(game) {
   return game.deal_code || gettext("New deal");
 }
 
+/**
+ * "Race this game as a ghost" for a finished game, or null where the server would refuse it: every game
+ * of the viewer's own, and anyone else's but one on a daily deal whose day (UTC, the server's) is not over.
+ */
+function ghostButton(template, game) {
+  const { mine, today } = template.dataset;
+  if (mine !== "true" && game.daily_date && game.daily_date >= today) return null;
+  const form = template.content.querySelector("form").cloneNode(true);
+  form.querySelector('input[name="ghost"]').value = String(game.id);
+  return form;
+}
+
 function drawRecent(page, games) {
+  const ghostTemplate = page.querySelector('template[data-role="ghost-race"]');
   const table = page.querySelector('[data-testid="recent-games"]');
   const body = table.querySelector("tbody");
   body.replaceChildren();
@@ -199,6 +213,8 @@ function drawRecent(page, games) {
       element("td", {}),
     );
     row.lastChild.append(link);
+    const ghost = ghostTemplate && ghostButton(ghostTemplate, game);
+    if (ghost) row.lastChild.append(ghost);
     body.append(row);
   }
   table.hidden = games.length === 0;
