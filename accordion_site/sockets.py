@@ -28,6 +28,7 @@ ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[Any]]
 # 1013, is one Daphne refuses to send (it allows 1000 and 3000-4999), and 4000-4999 tell clients not to
 # reconnect, so it is 3503 (as HTTP's 503).
 CLOSE_TRY_AGAIN = 3503
+CLOSE_SERVER_ERROR = 1011
 CLOSE_NO_SUCH_SOCKET = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 UNAVAILABLE = "the service is briefly unavailable: try again"
@@ -51,7 +52,34 @@ class SiteSocket(AsyncWebsocketConsumer):
     """The base of the site's consumers: a frame written after the client has begun to close (autobahn
     raises `Disconnected` until Daphne's disconnect message arrives) is dropped quietly, as there is no
     one left to read it. Without this, a player who closed the tab while a move was being stored ended
-    the consumer with an ERROR and a traceback, before its disconnect could take it out of the hub."""
+    the consumer with an ERROR and a traceback, before its disconnect could take it out of the hub.
+
+    A consumer that fails (an outage half-way through its handshake or a message, which OutageGuard
+    answers with 3503) gets no disconnect from Channels: it runs its own before the failure goes on.
+    Without it the socket stayed for good in what it had joined: a game's followers, a room's relay, and
+    its racer's open sockets (shown as `connected` long after the racer left)."""
+
+    disconnect_began = False
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as failure:
+            if not self.disconnect_began:
+                self.disconnect_began = True
+                # The close the client sees: OutageGuard's "try again later", or Daphne's server error.
+                code = CLOSE_TRY_AGAIN if isinstance(failure, OUTAGES) else CLOSE_SERVER_ERROR
+                try:
+                    await self.disconnect(code)
+                except Exception as error:
+                    logger.warning(
+                        "socket %s: could not leave what it joined after a failure: %r", scope.get("path"), error
+                    )
+            raise
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.disconnect_began = True
+        await super().websocket_disconnect(message)
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
         try:

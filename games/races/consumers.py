@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
-from accordion_site.errors import ServiceError
+from accordion_site.errors import OUTAGES, ServiceError
+from accordion_site.sockets import UNAVAILABLE
 from accounts.models import Player
 from games.consumers import FLOOD_STRIKES, ServiceSocket
 from games.protocol import MessageRate
@@ -91,6 +92,11 @@ class RaceConsumer(ServiceSocket):
         except ServiceError as error:
             logger.info("race %s: %s refused (%s): %s", self.code, type(message).__name__, error.code, error.message)
             await self._send(protocol.reject(n=message.n, error=error.message, code=error.code))
+            return
+        except OUTAGES as error:
+            # Nothing was stored (each command is one transaction): the client may send it again.
+            logger.warning("race %s: %s failed, outage: %r", self.code, type(message).__name__, error)
+            await self._send(protocol.reject(n=message.n, error=UNAVAILABLE, code="unavailable"))
             return
         if isinstance(message, protocol.LeaveMessage):
             self.counted = False  # the seat is given up: this socket watches now

@@ -205,8 +205,10 @@ class Rooms:
                 self.reader = asyncio.get_running_loop().create_task(self._read(self.channel))
             relay = self.relays.get(code)
             if relay is None:
-                relay = self.relays[code] = RoomRelay(code)
+                # Kept only once the room is heard: a relay kept after a failed subscription (Redis
+                # away) left every later socket of the room on this process deaf to it.
                 await self.layer.group_add(group_name(code), self.channel)
+                relay = self.relays[code] = RoomRelay(code)
             relay.sockets.add(socket)
             return relay
 

@@ -75,6 +75,7 @@ class ListenOnly(SiteSocket):
             return
         self.strikes += 1
         if self.strikes >= FLOOD_STRIKES:
+            logger.warning("socket %s: closed for flooding", self.scope.get("path"))
             await self.close(code=CLOSE_FLOODING)
             return
         await self.send(text_data=protocol.rate_limited())

@@ -5,14 +5,20 @@ closed with a 4xxx code — when the game is not there to be watched."""
 from __future__ import annotations
 
 import datetime
+import functools
+import json
+import logging
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from accounts.models import Player
+from games import protocol as game_protocol
 from games import services
+from games.consumers import FLOOD_STRIKES
 from games.models import Game
+from games.watching import consumers
 
 from ..sockets import game_socket, refusal
 from .sockets import HEAR_S, heard, watch_socket, watching
@@ -103,6 +109,33 @@ async def test_a_watcher_cannot_play_a_move(playing_game, watcher, winning_game)
     await socket.disconnect()
 
 
+async def test_a_watcher_who_floods_is_told_to_slow_down_then_closed_with_4429(
+    playing_game, watcher, monkeypatch, caplog
+):
+    # Refill so slowly that the test's own pace cannot earn a message back.
+    monkeypatch.setattr(consumers, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    socket = await watching(playing_game, watcher)
+    for _ in range(game_protocol.MESSAGE_BURST):
+        await socket.send_to(text_data="junk")
+        assert (await heard(socket, "reject"))["code"] == "read_only"
+    await socket.send_to(text_data="junk")
+    assert await heard(socket, "reject") == {
+        "t": "reject",
+        "n": None,
+        "code": "rate_limited",
+        "error": "too many messages: slow down",
+    }
+    for _ in range(FLOOD_STRIKES):
+        await socket.send_to(text_data="junk")
+    while (output := await socket.receive_output(timeout=HEAR_S))["type"] != "websocket.close":
+        message = json.loads(output["text"])
+        assert message["t"] != "reject" or message["code"] == "rate_limited", message
+    assert output["code"] == 4429
+    assert any(record.levelno == logging.WARNING and "flooding" in record.getMessage() for record in caplog.records), (
+        "the close is logged, as the player's socket's is"
+    )
+
+
 async def test_a_game_that_does_not_exist_is_refused_with_4404(watcher):
     code, message = await refusal(await watch_socket(424242, watcher))
     assert code == 4404 and message is not None and message["code"] == "not_found"
@@ -185,7 +218,7 @@ async def test_a_watcher_that_reconnects_with_its_version_gets_each_missed_move_
     again = await watching(playing_game, watcher, v=2)
     await move(playing_game, 3)
 
-    versions = []
+    versions: list[tuple[int, list[int]]] = []
     while len(versions) < 3:
         message = await again.receive_json_from(timeout=HEAR_S)
         assert message["t"] not in ("state", "events"), message

@@ -1,0 +1,95 @@
+"""A peer that goes silent (a laptop lid shut, a phone off the network) stops answering Daphne's pings:
+the server closes its socket `--ping-interval` plus `--ping-timeout` seconds after it last heard from it,
+instead of holding it until `--websocket_timeout` (a day). A client that answers the pings stays
+connected however long it sends nothing. Production's flags (deploy/accordion-daphne@.service) are 20 and
+30 seconds; here they are 1 and 1, on a real Daphne."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import struct
+import time
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.datastructures import Headers
+from websockets.typing import Origin
+
+from bench.cluster import Daphne, PreparedSite, log_problems
+from tests.faults.conftest import production_cluster
+
+pytestmark = pytest.mark.services
+
+PING_INTERVAL_S = 1
+PING_TIMEOUT_S = 1
+# Daphne looks for idle sockets every 2 s: a silent peer is pinged up to 2 s after its interval is up.
+CHECK_EVERY_S = 2
+CLOSED_WITHIN_S = 10.0
+OPCODE_PING = 0x9
+OPCODE_CLOSE = 0x8
+
+
+async def silent_socket(daphne: Daphne, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket handshake from the site's page, written by hand; the peer then never answers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", daphne.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{daphne.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: {daphne.origin}\r\n\r\n"
+        ).encode()
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+async def frames_until_closed(reader: asyncio.StreamReader) -> list[int]:
+    """The opcodes of the frames the server sends, until it ends the connection."""
+    opcodes: list[int] = []
+    try:
+        while True:
+            first, second = await reader.readexactly(2)
+            length = second & 0x7F  # a server's frames are not masked
+            if length == 126:
+                (length,) = struct.unpack("!H", await reader.readexactly(2))
+            elif length == 127:
+                (length,) = struct.unpack("!Q", await reader.readexactly(8))
+            await reader.readexactly(length)
+            opcodes.append(first & 0x0F)
+    except (asyncio.IncompleteReadError, ConnectionResetError):
+        return opcodes
+
+
+async def test_a_socket_that_stops_answering_pings_is_closed_and_one_that_answers_stays_open(
+    tmp_path: Path, redis_url: str, production_site: PreparedSite
+):
+    options = ["--ping-interval", str(PING_INTERVAL_S), "--ping-timeout", str(PING_TIMEOUT_S)]
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, daphnes=1, daphne_options=options) as (
+        daphne,
+    ):
+        answering = await connect(
+            f"ws://127.0.0.1:{daphne.port}/ws/live/",
+            origin=Origin(daphne.origin),
+            additional_headers=Headers(),
+            ping_interval=None,  # it sends no pings of its own; it answers the server's (as browsers do)
+            compression=None,
+        )
+        reader, writer = await silent_socket(daphne, "/ws/live/")
+        opened = time.monotonic()
+        async with asyncio.timeout(CLOSED_WITHIN_S):
+            opcodes = await frames_until_closed(reader)
+        closed_after = time.monotonic() - opened
+        writer.close()
+
+        assert OPCODE_PING in opcodes, f"the server pinged the silent peer before closing it: {opcodes}"
+        assert PING_INTERVAL_S + PING_TIMEOUT_S <= closed_after <= CLOSED_WITHIN_S
+        # The answering socket was idle as long, and pinged at the same checks: it is still open both ways.
+        async with asyncio.timeout(5):
+            await (await answering.ping())
+        await answering.close()
+        assert log_problems(daphne) == []
