@@ -3,12 +3,25 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+
 import redis
 from django.db import InterfaceError, OperationalError
 
 # What an outage of the database or Redis raises (a request fails whole, since every write is one
 # transaction): clients are told to try again (HTTP 503, a socket `reject` or close 3503), not a 500.
 OUTAGES: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+
+
+def log_background_failure(logger: logging.Logger, message: str, *args: object) -> None:
+    """Log the exception a background task is handling: an outage as a WARNING without a traceback (it
+    comes with every try while the outage lasts, and says nothing new), anything else as an ERROR with it."""
+    error = sys.exc_info()[1]
+    if isinstance(error, OUTAGES):
+        logger.warning(message + " (outage: %r)", *args, error)
+    else:
+        logger.exception(message, *args)
 
 
 class ServiceError(Exception):

@@ -23,6 +23,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 from accordion_site.channel_layers import group_send_many
+from accordion_site.errors import log_background_failure
 from accordion_site.tasks import raise_if_stopping
 
 from . import store
@@ -243,7 +244,7 @@ class _Publisher:
                 raise_if_stopping()
                 # The events are stored; clients that missed them catch up by version.
                 names = ", ".join(f"game {event.game} v{event.v}" for event in batch)
-                logger.exception("events could not be published: %s", names)
+                log_background_failure(logger, "events could not be published: %s", names)
 
 
 async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
@@ -289,4 +290,4 @@ def publish(event: GameEventOut) -> None:
     try:
         async_to_sync(send_to_layer)(get_channel_layer(), [event])
     except Exception:
-        logger.exception("game %s: event v%s could not be published", event.game, event.v)
+        log_background_failure(logger, "game %s: event v%s could not be published", event.game, event.v)

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from accordion_site.db import db_call
+from accordion_site.errors import log_background_failure
 from accordion_site.tasks import raise_if_stopping
 from games import events
 from games.engine import analysis
@@ -168,7 +169,7 @@ class Badge:
                         await self._ask_once(game_id, v)
                 except Exception:
                     raise_if_stopping()
-                    logger.exception("game %s: no still-winnable badge for v%s", game_id, v)
+                    log_background_failure(logger, "game %s: no still-winnable badge for v%s", game_id, v)
                 spent = loop.time() - began
                 await asyncio.sleep(max(1 / BADGE_RATE - spent, spent * (1 / POOL_SHARE - 1)))
 

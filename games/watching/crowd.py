@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import redis
 from django.conf import settings
 
+from accordion_site.errors import log_background_failure
 from accordion_site.sockets import deliver_to_one_of_many
 from games.hub import Hub
 
@@ -241,7 +242,7 @@ class Crowd:
                     # A process that died stops counting without announcing it: look again.
                     self._retell(self.told)
             except Exception:
-                logger.exception("watcher counts could not be written; trying again")
+                log_background_failure(logger, "watcher counts could not be written; trying again")
                 await asyncio.sleep(FLUSH_S)
 
     async def _write(self) -> None:
@@ -274,7 +275,7 @@ class Crowd:
             try:
                 totals = await asyncio.to_thread(self.store.totals, games)
             except Exception:
-                logger.exception("watcher counts could not be read")
+                log_background_failure(logger, "watcher counts could not be read")
                 continue
             for game, count in totals.items():
                 await self._tell(game, count)

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.errors import log_background_failure
 from accordion_site.sockets import deliver_to_one_of_many
 from accordion_site.tasks import raise_if_stopping
 
@@ -83,7 +84,7 @@ class LiveBoard:
                 await self._tick()
             except Exception:
                 raise_if_stopping()
-                logger.exception("the live list could not be refreshed")
+                log_background_failure(logger, "the live list could not be refreshed")
 
     async def _tick(self) -> None:
         now, fresh = await db_call(live_entries)()
