@@ -11,14 +11,14 @@ PROCESSES="${PROCESSES:-2}"
 PORT="${PORT:-8001}"
 
 # Secrets made once and kept (a new DAILY_SECRET would change the days not yet certified).
-SECRETS=.serve-prod.env
+SECRETS="${SERVE_PROD_SECRETS:-.serve-prod.env}"
 if [ ! -f "$SECRETS" ]; then
   (umask 077 && .venv/bin/python -c 'import secrets
 print(f"SECRET_KEY={secrets.token_urlsafe(60)}")
 print(f"DAILY_SECRET={secrets.token_hex(32)}")' > "$SECRETS")
 fi
 set -a
-. "./$SECRETS"
+. "$(realpath "$SECRETS")"
 set +a
 export DEBUG=0
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
