@@ -56,3 +56,37 @@ async def test_a_closing_or_broken_socket_does_not_keep_an_event_from_the_others
         assert problems == []  # a socket on its way out is no error
     else:
         assert problems == [f"game {GAME}: event v2 was not delivered to a socket"]
+
+
+async def test_many_sockets_on_one_game_share_one_subscription_and_each_hears_an_event_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """However many tabs and watchers follow a game in a process, the channel layer (Redis in production)
+    has one subscription for it and delivers each event to the process once."""
+    layer, joined, left = hub().layer, [], []
+    group_add, group_discard = layer.group_add, layer.group_discard
+
+    async def counted_add(group: str, channel: str) -> None:
+        joined.append(group)
+        await group_add(group, channel)
+
+    async def counted_discard(group: str, channel: str) -> None:
+        left.append(group)
+        await group_discard(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", counted_add)
+    monkeypatch.setattr(layer, "group_discard", counted_discard)
+    sockets = [Listening() for _ in range(5)]
+    for socket in sockets:
+        await hub().follow(GAME, socket)
+
+    await events.send_to_layer(layer, [events.GameEventOut(game=GAME, v=2, kind="move", frame="{}")])
+    await asyncio.wait_for(asyncio.gather(*(socket.got.wait() for socket in sockets)), timeout=5)
+
+    assert joined == [events.group_name(GAME)] and hub().following(GAME) == 5
+    assert [socket.heard for socket in sockets] == [[2]] * 5
+    for socket in sockets[:4]:
+        await hub().unfollow(GAME, socket)
+    assert left == []  # one socket still follows
+    await hub().unfollow(GAME, sockets[4])
+    assert left == [events.group_name(GAME)] and hub().following(GAME) == 0
