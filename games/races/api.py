@@ -93,6 +93,6 @@ class RaceJoinApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         room_get(code=code)  # a room that does not exist makes no guest
         player = player_for_session(session=request.session)
-        joined = services.race_join(code=code, player=player, socket=False, now=timezone.now())
+        joined = services.race_join(code=code, player=player, process=None, now=timezone.now())
         announce_from_sync(joined.news)
         return _room_answer(joined.room)

@@ -23,7 +23,7 @@ from . import protocol, services
 from .broadcast import announce, room_message
 from .errors import NotStarted, RoomNotFound
 from .models import Room
-from .relay import rooms
+from .relay import PROCESS, rooms
 from .selectors import normalize_room_code, room_get
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class RaceConsumer(ServiceSocket):
             relay = await rooms().enter(self.code, self)
             self.entered = True
             joined = await db_call(services.race_join)(
-                code=self.code, player=self.player, socket=True, now=timezone.now()
+                code=self.code, player=self.player, process=PROCESS, now=timezone.now()
             )
             self.counted = joined.seat is not None
             message = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
@@ -72,7 +72,15 @@ class RaceConsumer(ServiceSocket):
         if getattr(self, "entered", False):
             await rooms().exit(self.code, self)
         if getattr(self, "counted", False) and self.player is not None:
-            news = await db_call(services.race_disconnect)(code=self.code, player=self.player, now=timezone.now())
+            try:
+                news = await db_call(services.race_disconnect)(
+                    code=self.code, player=self.player, process=PROCESS, now=timezone.now()
+                )
+            except OUTAGES as error:
+                # Else the racer would show as connected for good: the process's beat tries again.
+                logger.warning("race %s: socket closed in an outage, counted off later: %r", self.code, error)
+                rooms().count_off_later(self.code, self.player)
+                return
             await announce(news)
 
     @property
@@ -132,7 +140,7 @@ class RaceConsumer(ServiceSocket):
         if isinstance(message, protocol.KickMessage):
             return services.race_kick(code=code, player=player, target=message.player)
         if isinstance(message, protocol.LeaveMessage):
-            return services.race_leave(code=code, player=player, now=now)
+            return services.race_leave(code=code, player=player, now=now, process=PROCESS if self.counted else None)
         if isinstance(message, protocol.RematchMessage):
             return services.race_rematch(code=code, player=player)
         if isinstance(message, protocol.SettingsMessage):

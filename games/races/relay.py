@@ -12,6 +12,11 @@
   sockets in the room tries; the room's lock lets one act, and that one announces it). A read or a
   join does the same, so a room whose processes all restarted still starts and ends.
 - Ghosts are replayed here: their stored events, at their original offsets from the start signal.
+- While it has room sockets, the process beats every RACE_PROCESS_BEAT_S (`ServerProcess.seen_at`)
+  and takes the sockets of processes silent for RACE_PROCESS_SILENT_S off their seats: a process
+  killed with its sockets open cannot count them off itself. A socket whose count-off failed (the
+  database away) is counted off at a later beat; a process taken for dead while alive (its beats could
+  not reach the database) closes its counted sockets with 3503, and they count again as they reopen.
 """
 
 from __future__ import annotations
@@ -21,15 +26,21 @@ import contextlib
 import datetime
 import json
 import logging
+import os
+import secrets
 import weakref
+from socket import gethostname
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.utils import timezone
 
 from accordion_site.db import db_call
-from accordion_site.sockets import deliver_to_one_of_many
+from accordion_site.errors import log_background_failure
+from accordion_site.sockets import CLOSE_TRY_AGAIN, deliver_to_one_of_many
 from accordion_site.tasks import raise_if_stopping
+from accounts.models import Player
 from games.hub import hub
 from games.models import Game
 
@@ -40,8 +51,16 @@ from .selectors import GhostStep, ghost_timeline
 
 logger = logging.getLogger(__name__)
 
+# This process, as its room sockets' connections name it: unique per run, readable in the admin.
+PROCESS = f"{gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
 
 class RoomSocket(Protocol):
+    counted: bool  # one of its racer's open sockets (Racer.sockets)
+
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        """Close the socket with `code`."""
+
     async def deliver_room(self, message: dict[str, Any]) -> None:
         """Write a room message's frames (and this socket's own `start`, if it has one)."""
 
@@ -196,6 +215,8 @@ class Rooms:
         self.relays: dict[str, RoomRelay] = {}
         self.channel: str | None = None
         self.reader: asyncio.Task[None] | None = None
+        self.presence: asyncio.Task[None] | None = None
+        self.count_off: list[tuple[str, Player]] = []  # sockets closed in an outage, to count off
         self.ready = asyncio.Lock()
 
     async def enter(self, code: str, socket: RoomSocket) -> RoomRelay:
@@ -203,6 +224,8 @@ class Rooms:
             if self.channel is None:
                 self.channel = await self.layer.new_channel(prefix="races.")
                 self.reader = asyncio.get_running_loop().create_task(self._read(self.channel))
+            if self.presence is None:
+                self.presence = asyncio.get_running_loop().create_task(self._keep_presence())
             relay = self.relays.get(code)
             if relay is None:
                 # Kept only once the room is heard: a relay kept after a failed subscription (Redis
@@ -230,10 +253,49 @@ class Rooms:
         for relay in list(self.relays.values()):
             await relay.close()
         self.relays.clear()
-        if self.reader is not None:
-            self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
+        for task in (self.reader, self.presence):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def count_off_later(self, code: str, player: Player) -> None:
+        """A socket of `player` in room `code` closed, but could not be counted off its seat."""
+        self.count_off.append((code, player))
+
+    async def _keep_presence(self) -> None:
+        loop = asyncio.get_running_loop()
+        beat_s, silent_s = settings.RACE_PROCESS_BEAT_S, settings.RACE_PROCESS_SILENT_S
+        healthy_since: float | None = None
+        while True:
+            counted = [each for relay in self.relays.values() for each in relay.sockets if each.counted]
+            try:
+                known = await db_call(services.race_process_beat)(process=PROCESS, now=timezone.now())
+                if not known and counted:
+                    logger.warning("this process was taken for dead: %s room sockets reopen to count", len(counted))
+                    for each in counted:
+                        await each.close(code=CLOSE_TRY_AGAIN)
+                while self.count_off:
+                    code, player = self.count_off[0]
+                    now = timezone.now()
+                    await announce(
+                        await db_call(services.race_disconnect)(code=code, player=player, process=PROCESS, now=now)
+                    )
+                    del self.count_off[0]
+                healthy_since = loop.time() if healthy_since is None else healthy_since
+                # Only after beating for as long as a silence must last: after an outage every process
+                # has had its turn to beat again, and none is taken for dead for the outage's silence.
+                if loop.time() - healthy_since >= silent_s:
+                    silent_for = datetime.timedelta(seconds=silent_s)
+                    for news in await db_call(services.race_dead_processes_sweep)(
+                        now=timezone.now(), silent_for=silent_for
+                    ):
+                        await announce(news)
+            except Exception:
+                raise_if_stopping()
+                healthy_since = None
+                log_background_failure(logger, "race rooms: this process's presence could not be kept")
+            await asyncio.sleep(beat_s)
 
     async def _read(self, channel: str) -> None:
         while True:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import Player
@@ -35,7 +36,7 @@ from .errors import (
     SpoilerWithheld,
     WrongState,
 )
-from .models import MAX_RACERS, Racer, Room
+from .models import MAX_RACERS, Racer, Room, RoomConnection, ServerProcess
 from .selectors import (
     ROOM_CODE_ALPHABET,
     ROOM_CODE_LENGTH,
@@ -237,9 +238,10 @@ def room_create(
     return room
 
 
-def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.datetime) -> Joined:
+def race_join(*, code: str, player: Player | None, process: str | None, now: datetime.datetime) -> Joined:
     """Come into the room (a socket opening, or the page asking to join): a seat while the room is in
-    its lobby and has one, otherwise watching. `socket`: count this as one of the seat's open sockets."""
+    its lobby and has one, otherwise watching. `process`: the server process of the socket that opens,
+    which counts as one of the seat's open sockets (None for the page's join, which opens none)."""
     news = race_advance(code=code, now=now)
     with transaction.atomic():
         room = _lock_room(code)
@@ -257,7 +259,11 @@ def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.d
                     fields.append("host")
         if seat is not None and (seat.kicked or seat.left_at is not None):
             seat = None  # kicked, or gone from the race: watches
-        if socket and seat is not None:
+        if process is not None and seat is not None and player is not None:
+            # Known before its first beat, so that a process that dies at once is swept too; the row
+            # is not written here, so that joins on one process do not wait for each other on it.
+            ServerProcess.objects.get_or_create(name=process, defaults={"seen_at": now})
+            RoomConnection.objects.create(room=room, player=player, process=process)
             seat.sockets += 1
             seat.away_since = None
             seat.save(update_fields=["sockets", "away_since"])
@@ -269,18 +275,79 @@ def race_join(*, code: str, player: Player | None, socket: bool, now: datetime.d
 
 
 @transaction.atomic
-def race_disconnect(*, code: str, player: Player, now: datetime.datetime) -> RoomNews:
-    """One of the seat's sockets closed; the racer shows as disconnected (away since `now`) when it was
-    the last."""
-    news = RoomNews(code=code)
+def race_disconnect(*, code: str, player: Player, process: str, now: datetime.datetime) -> RoomNews:
+    """One of the seat's sockets, held by `process`, closed; the racer shows as disconnected (away since
+    `now`) when it was the last. A socket a sweep already took off the seat (its process was taken for
+    dead) is not counted off twice."""
     room = _lock_room(code)
-    updated = Racer.objects.filter(room=room, round=room.round, player=player, sockets__gt=0).update(
-        sockets=F("sockets") - 1
-    )
-    if updated and Racer.objects.filter(room=room, round=room.round, player=player, sockets=0).update(away_since=now):
+    return _connections_off(room, {player.pk: _connection_off(room, player, process)}, away_since=now)
+
+
+def _connection_off(room: Room, player: Player | None, process: str) -> int:
+    """Delete one of `player`'s connections to `room` held by `process`; how many went (0 or 1)."""
+    if player is None:
+        return 0
+    one = RoomConnection.objects.filter(room=room, player=player, process=process).values_list("pk", flat=True)[:1]
+    return RoomConnection.objects.filter(pk__in=list(one)).delete()[0]
+
+
+def _connections_off(room: Room, closed: dict[int, int], *, away_since: datetime.datetime) -> RoomNews:
+    """Count `closed[player id]` sockets off each player's seat of the current round (already deleted
+    as connections); a seat left with none is away since `away_since`."""
+    news = RoomNews(code=room.code)
+    for player_id, count in closed.items():
+        seat = Racer.objects.filter(room=room, round=room.round, player_id=player_id, sockets__gt=0).first()
+        if count and seat is not None:
+            seat.sockets = max(0, seat.sockets - count)
+            seat.away_since = away_since if seat.sockets == 0 else seat.away_since
+            seat.save(update_fields=["sockets", "away_since"])
+            if seat.sockets == 0:
+                news.add("changed")
+    if news.kinds:
         _save(room)
-        news.add("changed")
     return news
+
+
+@transaction.atomic
+def race_process_beat(*, process: str, now: datetime.datetime) -> bool:
+    """`process`, which holds room sockets, is alive. False when it had been taken for dead meanwhile:
+    the sockets it counted are off their seats, and should be opened again to count."""
+    row, _ = ServerProcess.objects.select_for_update().get_or_create(name=process, defaults={"seen_at": now})
+    swept = row.swept_at is not None
+    row.seen_at, row.swept_at = now, None
+    row.save(update_fields=["seen_at", "swept_at"])
+    return not swept
+
+
+# How long a swept process's row is kept, so that one that was only slow learns it was swept.
+_SWEPT_KEPT = datetime.timedelta(days=1)
+
+
+def race_dead_processes_sweep(*, now: datetime.datetime, silent_for: datetime.timedelta) -> list[RoomNews]:
+    """Take the sockets of every process silent for `silent_for` off their seats (each racer left with
+    none is away since the process was last seen), room by room."""
+    news = []
+    for dead in ServerProcess.objects.filter(seen_at__lt=now - silent_for, swept_at__isnull=True):
+        # Marked first, unless it beat meanwhile (then it was only slow). Its connections made from here
+        # on (it may be alive, and reopen its sockets once its beat finds the mark) are not swept.
+        newest = RoomConnection.objects.filter(process=dead.name).aggregate(newest=Max("pk"))["newest"] or 0
+        if not ServerProcess.objects.filter(name=dead.name, seen_at=dead.seen_at).update(swept_at=now):
+            continue
+        logger.warning("server process %s silent since %s: its room sockets come off their seats", dead, dead.seen_at)
+        rooms = RoomConnection.objects.filter(process=dead.name, pk__lte=newest).values_list("room_id", flat=True)
+        for room_id in set(rooms):
+            news.append(_sweep_room(room_id=room_id, process=dead.name, newest=newest, away_since=dead.seen_at))
+    ServerProcess.objects.filter(swept_at__lt=now - _SWEPT_KEPT).delete()
+    return [each for each in news if each.kinds]
+
+
+@transaction.atomic
+def _sweep_room(*, room_id: int, process: str, newest: int, away_since: datetime.datetime) -> RoomNews:
+    room = Room.objects.select_for_update().get(pk=room_id)
+    connections = RoomConnection.objects.filter(room=room, process=process, pk__lte=newest)
+    closed = Counter(connections.values_list("player_id", flat=True))
+    connections.delete()
+    return _connections_off(room, dict(closed), away_since=away_since)
 
 
 @transaction.atomic
@@ -338,13 +405,17 @@ def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
     return RoomNews(code=room.code, kinds=["changed"])
 
 
-def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
+def race_leave(*, code: str, player: Player | None, now: datetime.datetime, process: str | None = None) -> RoomNews:
     """Give up the seat. Before the start it is freed; during the race the racer's game ends as it
-    stands (it still counts in the standings); if the host leaves, the next racer becomes host."""
+    stands (it still counts in the standings); if the host leaves, the next racer becomes host.
+    `process`: the leave came on a room socket of that process, which counts no more (it watches now)."""
     news = RoomNews(code=code)
     with transaction.atomic():
         room = _lock_room(code)
         seat = _active_seat(room, player)
+        if process is not None and _connection_off(room, player, process):
+            seat.sockets = max(0, seat.sockets - 1)
+            seat.save(update_fields=["sockets"])
         changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
         game_to_end = None
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):

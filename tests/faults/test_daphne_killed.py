@@ -1,5 +1,6 @@
 """A Daphne process dies (`kill -9`) in the middle of a race: its racers reconnect to the other process,
-find every move the dead one had acknowledged, finish the race, and get the right standings."""
+find every move the dead one had acknowledged, finish the race, and get the right standings; and the
+sockets the dead process held come off their seats, so a racer who then leaves shows as gone."""
 
 from __future__ import annotations
 
@@ -21,7 +22,12 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
     redis_url: str, tmp_path: Path, production_site: PreparedSite, winning_game
 ):
     line = winning_game["moves"]
-    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as (doomed, survivor):
+    # The survivor takes a process silent for 2 s for dead (20 s in production).
+    presence = {"RACE_PROCESS_BEAT_S": "0.5", "RACE_PROCESS_SILENT_S": "2"}
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, extra_env=presence) as (
+        doomed,
+        survivor,
+    ):
         host, friend = Visitor(doomed), Visitor(doomed)
         race = await start_race(host, friend, deal_code=winning_game["deal_code"])
         host_room, friend_room = race.host_room, race.friend_room
@@ -52,5 +58,14 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
         assert (status, finished["result"]["piles"]) == (200, 47)
         for socket in (host_room, friend_room):
             assert await places(socket) == [(race.host_id, 1, True), (race.friend_id, 2, False)]
-        for socket in (host_play, friend_play, host_room, friend_room):
+
+        # The friend closes the room page: the killed process never counted its socket off, the survivor did.
+        await friend_room.close()
+        await until(
+            host_room,
+            lambda m: (
+                m["t"] == "room" and not next(r for r in m["racers"] if r["player"] == race.friend_id)["connected"]
+            ),
+        )
+        for socket in (host_play, friend_play, host_room):
             await socket.close()

@@ -43,7 +43,7 @@ def room(host: Player, winning_game: dict[str, Any]) -> Room:
 @pytest.fixture
 def lobby(room: Room, friend: Player) -> Room:
     """The room with the friend seated too, both ready."""
-    services.race_join(code=room.code, player=friend, socket=False, now=later(1))
+    services.race_join(code=room.code, player=friend, process=None, now=later(1))
     services.race_ready(code=room.code, player=friend, ready=True)
     return room
 
