@@ -13,7 +13,6 @@ the rest of the suite goes on.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -71,11 +70,13 @@ def site_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
 
 
 @pytest.fixture(scope="session")
-def site_url(site_database_url: str) -> Iterator[str]:
+def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real Daphne serving the site on a free port, on a fresh database; REDIS_URL passes through,
-    so under CI the sockets go through the real Redis channel layer."""
+    so under CI the sockets go through the real Redis channel layer. Its log stays after the run, in
+    pytest's temporary directory (`e2e-server0/daphne.log` under /tmp/pytest-of-<user>/pytest-<n>/)."""
     database_url = site_database_url
-    with tempfile.TemporaryDirectory(prefix="accordion-e2e-") as tmp, ExitStack() as stack:
+    tmp = tmp_path_factory.mktemp("e2e-server")
+    with ExitStack() as stack:
         env = {
             **os.environ,
             "DEBUG": "1",  # the app's own urls serve /static/
@@ -93,7 +94,7 @@ def site_url(site_database_url: str) -> Iterator[str]:
         }
         try:
             manage(env, "migrate", "--noinput")
-            daphne = stack.enter_context(daphne_process(env, Path(tmp) / "daphne.log"))
+            daphne = stack.enter_context(daphne_process(env, tmp / "daphne.log"))
         except ClusterError as error:
             pytest.fail(f"the e2e server did not start: {error}")
         yield daphne.origin
