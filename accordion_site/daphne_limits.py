@@ -1,10 +1,14 @@
-"""Refuse an oversized request body while Daphne is still receiving it, not after.
+"""Two limits of Daphne's that its command line does not set.
 
-Daphne buffers a whole body and then queues all of it for the application at once, so Django's own
-limit (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: five 300 MB POSTs grew a process by 400 MB for
-good. Here Twisted's request object answers 413 and hangs up as soon as the declared length
-(`Content-Length`), or the bytes streamed so far without one, pass the limit; the rest is never read.
-The proxy in front caps bodies too (deploy/nginx.conf, `client_max_body_size`).
+- Refuse an oversized request body while Daphne is still receiving it, not after. Daphne buffers a
+  whole body and then queues all of it for the application at once, so Django's own limit
+  (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: five 300 MB POSTs grew a process by 400 MB for good.
+  Here Twisted's request object answers 413 and hangs up as soon as the declared length
+  (`Content-Length`), or the bytes streamed so far without one, pass the limit; the rest is never read.
+  The proxy in front caps bodies too (deploy/nginx.conf, `client_max_body_size`).
+- Give a client CLOSE_HANDSHAKE_S to answer the server's close frame. autobahn gives it 1 s and then
+  resets the connection; a browser busy loading a page answered later and lost the close frame it
+  had not read yet, code and all: a refusal's 4403 reached the page as 1006 (seen in CI).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 
 # A body up to this size is read; the API's own limit (64 KB) answers a clear JSON 413 below it.
 MAX_BODY_BYTES = 256 * 1024
+CLOSE_HANDSHAKE_S = 5.0
 _REFUSAL = json.dumps({"error": "the request body is too large", "code": "too_large"}).encode()
 # Written before Django runs, so the headers its middleware adds to every answer are written here.
 _SECURITY_HEADERS = (
@@ -33,12 +38,23 @@ def _refuse(request: Any) -> None:
     request.channel.transport.loseConnection()
 
 
-def install(max_body_bytes: int = MAX_BODY_BYTES) -> None:
-    """Patch Daphne's request class in this process (a no-op where Daphne is not installed)."""
+def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLOSE_HANDSHAKE_S) -> None:
+    """Patch Daphne's request and WebSocket classes in this process (a no-op where Daphne is not
+    installed)."""
     try:
         from daphne.http_protocol import WebRequest
+        from daphne.ws_protocol import WebSocketProtocol
     except ImportError:
         return
+    if not getattr(WebSocketProtocol, "_close_handshake_installed", False):
+        original_on_connect = WebSocketProtocol.onConnect
+
+        def on_connect(self: Any, request: Any) -> Any:
+            self.closeHandshakeTimeout = close_handshake_s  # read when a close starts, from either side
+            return original_on_connect(self, request)
+
+        WebSocketProtocol.onConnect = on_connect
+        WebSocketProtocol._close_handshake_installed = True
     if getattr(WebRequest, "_body_limit_installed", False):
         return
     original_got_length = WebRequest.gotLength

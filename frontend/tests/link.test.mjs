@@ -240,6 +240,29 @@ test("a refused socket is final: the reason reaches the page and there is no ret
   ]);
 });
 
+test("a refusal is final even when its close code is lost (a reset connection reads 1006)", () => {
+  const { link, sockets, heard } = makeLink();
+  link.start();
+  sockets[0].open();
+  sockets[0].receive({ t: "refused", code: "not_your_game", error: "game 7 belongs to another player" });
+  sockets[0].close(1006);
+  mock.timers.tick(60_000);
+  assert.equal(sockets.length, 1);
+  assert.equal(heard.states.at(-1), "refused");
+  assert.equal(heard.refusals[0].code, "not_your_game");
+});
+
+test("a refusal that says try again later is retried, whatever its close code", () => {
+  const { link, sockets, heard } = makeLink();
+  link.start();
+  sockets[0].open();
+  sockets[0].receive({ t: "refused", code: "unavailable", error: "the service is briefly unavailable" });
+  sockets[0].close(1006);
+  mock.timers.tick(60_000);
+  assert.equal(sockets.length, 2);
+  assert.deepEqual(heard.refusals, []);
+});
+
 test("a hint waits until the server has every move on the board", async () => {
   const { link, sockets, board } = connected(1);
   board.line = [[5, 4]];

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import struct
 import time
@@ -28,6 +29,7 @@ PING_TIMEOUT_S = 1
 # Daphne looks for idle sockets every 2 s: a silent peer is pinged up to 2 s after its interval is up.
 CHECK_EVERY_S = 2
 CLOSED_WITHIN_S = 10.0
+OPCODE_TEXT = 0x1
 OPCODE_PING = 0x9
 OPCODE_CLOSE = 0x8
 
@@ -48,19 +50,23 @@ async def silent_socket(daphne: Daphne, path: str) -> tuple[asyncio.StreamReader
     return reader, writer
 
 
+async def next_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """The opcode and payload of the server's next frame."""
+    first, second = await reader.readexactly(2)
+    length = second & 0x7F  # a server's frames are not masked
+    if length == 126:
+        (length,) = struct.unpack("!H", await reader.readexactly(2))
+    elif length == 127:
+        (length,) = struct.unpack("!Q", await reader.readexactly(8))
+    return first & 0x0F, await reader.readexactly(length)
+
+
 async def frames_until_closed(reader: asyncio.StreamReader) -> list[int]:
     """The opcodes of the frames the server sends, until it ends the connection."""
     opcodes: list[int] = []
     try:
         while True:
-            first, second = await reader.readexactly(2)
-            length = second & 0x7F  # a server's frames are not masked
-            if length == 126:
-                (length,) = struct.unpack("!H", await reader.readexactly(2))
-            elif length == 127:
-                (length,) = struct.unpack("!Q", await reader.readexactly(8))
-            await reader.readexactly(length)
-            opcodes.append(first & 0x0F)
+            opcodes.append((await next_frame(reader))[0])
     except (asyncio.IncompleteReadError, ConnectionResetError):
         return opcodes
 
@@ -92,4 +98,30 @@ async def test_a_socket_that_stops_answering_pings_is_closed_and_one_that_answer
         async with asyncio.timeout(5):
             await (await answering.ping())
         await answering.close()
+        assert log_problems(daphne) == []
+
+
+async def test_a_client_slow_to_answer_the_servers_close_still_gets_its_code_and_a_clean_end(
+    tmp_path: Path, redis_url: str, production_site: PreparedSite
+):
+    """autobahn gives a client 1 s to answer the server's close frame, then resets the connection; a
+    browser busy loading a page answered later and lost the close frame with its code (a refusal's 4403
+    read as 1006, and the page retried). Daphne here gives it CLOSE_HANDSHAKE_S (accordion_site/daphne_limits.py)."""
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, daphnes=1) as (daphne,):
+        reader, writer = await silent_socket(daphne, "/ws/games/-1/")  # no such socket: refused with 4404
+        async with asyncio.timeout(5):
+            frames = [await next_frame(reader), await next_frame(reader)]
+        assert [opcode for opcode, _ in frames] == [OPCODE_TEXT, OPCODE_CLOSE]
+        assert struct.unpack("!H", frames[1][1][:2]) == (4404,)
+
+        await asyncio.sleep(2.5)  # busy: more than autobahn's 1 s, less than CLOSE_HANDSHAKE_S
+        with pytest.raises(TimeoutError):  # nothing came: no reset, no end; the server still waits
+            await asyncio.wait_for(reader.read(1), timeout=0.2)
+        mask = os.urandom(4)
+        payload = bytes(byte ^ mask[index % 4] for index, byte in enumerate(struct.pack("!H", 1000)))
+        writer.write(bytes([0x80 | OPCODE_CLOSE, 0x80 | len(payload)]) + mask + payload)
+        async with asyncio.timeout(5):  # answered, the server ends the connection (autobahn may reset it)
+            with contextlib.suppress(ConnectionResetError):
+                assert await reader.read() == b""
+        writer.close()
         assert log_problems(daphne) == []

@@ -240,7 +240,7 @@ export class GameLink {
     this.drainTimer = 0;
     this.gapTimer = 0;
     if (this.stopped) return;
-    if (isFinalClose(code)) {
+    if (isFinalClose(code, this.refusal)) {
       this.setState("refused"); // play goes on locally; the finish POST still records the game
       this.options.onRefused?.({ code: this.refusal?.code ?? "", error: this.refusal?.error ?? "", closeCode: code });
       this.answerWaiters();

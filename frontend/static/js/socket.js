@@ -8,9 +8,14 @@ export function browserSocket(path) {
   return new WebSocket(`${scheme}//${window.location.host}${path}`);
 }
 
-/** Close codes 4000-4999 are the server's final word (not yours, no such game, flooding): never retry. */
-export function isFinalClose(code) {
-  return code >= 4000 && code <= 4999;
+/**
+ * Whether a close ends a link for good: a code from 4000 to 4999 is the server's final word (not your
+ * game, no such game, too many sockets). So is a `refused` message heard before the close, unless it
+ * said "try again later" (`unavailable`, close 3503): the close frame after it can be lost, when the
+ * connection is reset before the browser reads it, and the code then reads 1006.
+ */
+export function isFinalClose(code, refusal = null) {
+  return (code >= 4000 && code <= 4999) || (refusal !== null && refusal.code !== "unavailable");
 }
 
 /** How long to wait before reconnect attempt number `attempt` (0-based). */

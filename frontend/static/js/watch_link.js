@@ -89,7 +89,7 @@ export class WatchLink {
     clearTimeout(this.gapTimer);
     this.gapTimer = 0;
     if (this.stopped) return;
-    if (isFinalClose(code)) {
+    if (isFinalClose(code, this.refusal)) {
       this.stopped = true;
       this.setStatus("refused");
       this.options.onRefused?.({ code: this.refusal?.code ?? "", error: this.refusal?.error ?? "", closeCode: code });

@@ -85,7 +85,7 @@ export class RoomLink {
       if (socket !== this.socket) return;
       this.socket = null;
       if (this.stopped) return;
-      if (isFinalClose(event.code)) {
+      if (isFinalClose(event.code, this.refusal)) {
         this.setState("refused");
         this.options.onRefused?.({
           code: this.refusal?.code ?? "",
