@@ -296,13 +296,16 @@ def _connections_off(room: Room, closed: dict[int, int], *, away_since: datetime
     as connections); a seat left with none is away since `away_since`."""
     news = RoomNews(code=room.code)
     for player_id, count in closed.items():
+        if not count:
+            continue  # none of theirs was still counted (a sweep took it off already)
         seat = Racer.objects.filter(room=room, round=room.round, player_id=player_id, sockets__gt=0).first()
-        if count and seat is not None:
-            seat.sockets = max(0, seat.sockets - count)
-            seat.away_since = away_since if seat.sockets == 0 else seat.away_since
-            seat.save(update_fields=["sockets", "away_since"])
-            if seat.sockets == 0:
-                news.add("changed")
+        if seat is None:
+            continue
+        seat.sockets = max(0, seat.sockets - count)
+        if seat.sockets == 0:
+            seat.away_since = away_since
+            news.add("changed")
+        seat.save(update_fields=["sockets", "away_since"])
     if news.kinds:
         _save(room)
     return news
