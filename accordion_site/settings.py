@@ -199,8 +199,12 @@ if len(DAILY_SECRET) < 32 or DAILY_SECRET.startswith(_PLACEHOLDER):
     raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
 # New guest players from one client address (games.throttles.GuestCreationThrottle), as a DRF rate.
 GUEST_CREATION_RATE = os.environ.get("GUEST_CREATION_RATE", "6/hour")
-# Ranked daily attempts a day from one client address; past them a daily game is practice.
+# Ranked daily attempts a day from one client address by guests and new accounts (games.RankedSlot, kept
+# when accounts are deleted); past them such a daily game is practice.
 RANKED_ATTEMPTS_PER_ADDRESS = int(os.environ.get("RANKED_ATTEMPTS_PER_ADDRESS", "3"))
+# An account this old keeps its one ranked daily attempt whatever its address. 24 hours: an account made
+# after a day's deal is out is never old enough during that day, so fresh accounts cannot farm it.
+ACCOUNT_OWN_SLOT_AFTER_HOURS = int(os.environ.get("ACCOUNT_OWN_SLOT_AFTER_HOURS", "24"))
 # A ranked result is held for staff review when a win takes under FAIR_PLAY_MIN_WIN_SECONDS, when the
 # median gap between moves is under FAIR_PLAY_MIN_MEDIAN_MOVE_MS over at least FAIR_PLAY_MIN_TIMED_MOVES
 # moves, or when a finish over REST brings more than FAIR_PLAY_MAX_UNSEEN_MOVES moves that never

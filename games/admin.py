@@ -23,7 +23,7 @@ class GameAdmin(admin.ModelAdmin):
     list_display += ["review", "reasons", "replay"]
     list_filter = ("review", "mode", "ranked", "status")
     raw_id_fields = ("player", "deal")
-    readonly_fields = ("flags", "review", "address_key")
+    readonly_fields = ("flags", "review")
     actions = ["clear_results", "confirm_flags"]
 
     @admin.display(description="flagged because")

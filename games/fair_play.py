@@ -16,7 +16,9 @@ from dataclasses import asdict, dataclass
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
-from .models import Game, GameEvent
+from accounts.models import Player
+
+from .models import Game, GameEvent, RankedSlot
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,5 +110,16 @@ def address_key(address: str) -> str:
 
 
 def address_attempts(*, deal_id: int, key: str) -> int:
-    """Ranked attempts at a deal taken from the address with this key."""
-    return Game.objects.filter(deal_id=deal_id, address_key=key).count()
+    """Ranked attempts at a deal taken from the address with this key and counted in its allowance (an
+    established account's own attempt is not). The ledger keeps them when games and players go."""
+    return RankedSlot.objects.filter(deal_id=deal_id, address_key=key, own_slot=False).count()
+
+
+def holds_own_slot(*, player: Player, now: datetime.datetime) -> bool:
+    """Whether the player is an established account, whose ranked attempt is its own whatever its
+    address: an account at least ACCOUNT_OWN_SLOT_AFTER_HOURS old. With the default 24 hours, an account
+    made once a daily deal is out never has an attempt of its own at that deal."""
+    user = player.user
+    return user is not None and now - user.date_joined >= datetime.timedelta(
+        hours=settings.ACCOUNT_OWN_SLOT_AFTER_HOURS
+    )

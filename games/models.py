@@ -72,12 +72,6 @@ class Game(models.Model):
     practice_reason = models.CharField(
         max_length=16, choices=PracticeReason.choices, blank=True, default="", help_text="Why a daily game is practice."
     )
-    address_key = models.CharField(
-        max_length=64,
-        blank=True,
-        default="",
-        help_text="A keyed hash of the client address that took this ranked attempt (games.fair_play.address_key).",
-    )
     flags = models.JSONField(
         default=list, blank=True, help_text="Why a ranked result was held for review: [{code, detail}, ...]."
     )
@@ -95,8 +89,6 @@ class Game(models.Model):
                 condition=Q(ranked=True, status="finished", review__in=["", "cleared"]),
                 name="game_daily_board_idx",
             ),
-            # Ranked attempts taken from one address on a deal (the per-address allowance).
-            models.Index(fields=["deal", "address_key"], condition=~Q(address_key=""), name="game_ranked_address_idx"),
             # Ranked attempts still in play: those of a day that is over get closed.
             models.Index(fields=["deal"], condition=Q(ranked=True, status="playing"), name="game_ranked_playing_idx"),
             models.Index(fields=["review"], condition=Q(review="pending"), name="game_review_pending_idx"),
@@ -116,6 +108,35 @@ class Game(models.Model):
     def ws_path(self) -> str:
         """The player's socket for this game."""
         return f"/ws/games/{self.pk}/"
+
+
+class RankedSlot(models.Model):
+    """One ranked attempt taken at a daily deal: the ledger the per-address allowance counts.
+
+    A row outlives its game and its player (both are set to null when they are deleted), so deleting an
+    account never frees the address's ranked attempts for the day.
+    """
+
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="ranked_slots")
+    address_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A keyed hash of the client address (games.fair_play.address_key); blank for internal starts.",
+    )
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="ranked_slot")
+    own_slot = models.BooleanField(
+        default=False,
+        help_text="Taken by an established account's own ranked attempt: not counted in the address's allowance.",
+    )
+    taken_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["deal", "address_key"], name="ranked_slot_address_idx")]
+
+    def __str__(self) -> str:
+        return f"ranked slot {self.pk} on deal {self.deal_id}"
 
 
 class GameEvent(models.Model):

@@ -35,7 +35,7 @@ from .errors import (
     NothingToUndo,
     NotYourGame,
 )
-from .models import Deal, Game, GameEvent
+from .models import Deal, Game, GameEvent, RankedSlot
 from .signals import game_standing_changed
 from .solver_pool import solver_run
 
@@ -123,21 +123,21 @@ def game_start_race(*, player: Player, deal: Deal, race_code: str, now: datetime
 def _game_start_on(
     *, player: Player, deal: Deal, mode: str, race_code: str, now: datetime.datetime, address: str | None
 ) -> tuple[Game, bool]:
-    ranked, practice_reason, address_key = False, "", ""
+    ranked, practice_reason, own_slot, address_key = False, "", False, ""
     if mode == Game.Mode.DAILY:
         # Serialise a player's daily starts so that two tabs cannot both take the ranked attempt.
         Player.objects.select_for_update().filter(pk=player.pk).first()
-        games = Game.objects.filter(player=player, deal=deal)
+        # Races on the deal (against a ghost of the day's game) are neither resumed nor the day's attempt.
+        games = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.DAILY)
         unfinished = games.filter(status=Game.Status.PLAYING).order_by("-started_at").first()
         if unfinished is not None:
             return unfinished, False
+        own_slot = fair_play.holds_own_slot(player=player, now=now)
         address_key = fair_play.address_key(address) if address is not None else ""
         # Only the first game of the date is ranked, even if a hint later unranked it.
         if games.exists():
             practice_reason = Game.PracticeReason.REPEAT
-        elif address_key and fair_play.address_attempts(deal_id=deal.pk, key=address_key) >= (
-            settings.RANKED_ATTEMPTS_PER_ADDRESS
-        ):
+        elif not own_slot and address_key and _address_slots_taken(deal=deal, key=address_key):
             # Simultaneous starts from one address may slip one or two past the allowance: it bounds
             # fresh cookies, it is not a lock.
             practice_reason = Game.PracticeReason.ADDRESS_LIMIT
@@ -149,13 +149,20 @@ def _game_start_on(
         mode=mode,
         ranked=ranked,
         practice_reason=practice_reason,
-        address_key=address_key if ranked else "",
         race_code=race_code,
         started_at=now,
     )
+    if ranked:
+        RankedSlot.objects.create(
+            deal=deal, address_key=address_key, player=player, game=game, own_slot=own_slot, taken_at=now
+        )
     events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
     logger.info("game %s started: player=%s mode=%s ranked=%s %s", game.pk, player.pk, mode, ranked, practice_reason)
     return game, True
+
+
+def _address_slots_taken(*, deal: Deal, key: str) -> bool:
+    return fair_play.address_attempts(deal_id=deal.pk, key=key) >= settings.RANKED_ATTEMPTS_PER_ADDRESS
 
 
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
