@@ -7,14 +7,13 @@ import hashlib
 from typing import Any
 
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
 
-from accordion_site.throttles import request_player
+from accordion_site.throttles import RateThrottle, request_player
 
 from .nicknames import NICKNAME_KEY_MAX_LENGTH, nickname_key
 
 
-class AccountAddressThrottle(SimpleRateThrottle):
+class AccountAddressThrottle(RateThrottle):
     """Attempts from one client address, whatever nicknames they try."""
 
     scope = "accounts_address"
@@ -23,7 +22,7 @@ class AccountAddressThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class AccountNicknameThrottle(SimpleRateThrottle):
+class AccountNicknameThrottle(RateThrottle):
     """Attempts on one nickname, from whatever addresses: the nickname in the body, or for a password
     change the session's own. Nicknames are counted by their key, so "ADA" and "ada" share a count."""
 

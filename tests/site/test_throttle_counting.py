@@ -1,0 +1,54 @@
+"""Allowances are counted atomically in the shared cache (Redis when REDIS_URL is set, as in production):
+of a burst of concurrent requests exactly the allowance passes, never more."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connections
+from django.test import Client
+
+from accordion_site.throttles import window_count
+from tests.api_client import start
+
+BURST = 40
+
+
+def test_concurrent_counts_let_exactly_the_allowance_through():
+    allowance = 15
+    with ThreadPoolExecutor(max_workers=BURST) as threads:
+        counts = list(threads.map(lambda _: window_count("test:burst", period=60)[0], range(BURST)))
+    assert sorted(counts) == list(range(1, BURST + 1))
+    assert sum(count <= allowance for count in counts) == allowance
+
+
+def test_the_count_says_when_its_window_ends():
+    _, first_left = window_count("test:window", period=60)
+    _, later_left = window_count("test:window", period=60)
+    assert 0 < later_left <= first_left <= 60
+
+
+def test_another_key_has_a_count_of_its_own():
+    for _ in range(3):
+        window_count("test:one", period=60)
+    assert window_count("test:other", period=60)[0] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_one_players_requests_gets_exactly_the_players_allowance(settings):
+    settings.API_PLAYER_RATE = "10/minute"
+    player = Client()
+    start(player, mode="new")  # made by this request, so not yet counted as the player
+
+    def ask(_: int) -> int:
+        tab = Client()
+        tab.cookies = player.cookies
+        try:
+            return tab.get("/api/me").status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=8) as threads:
+        answers = list(threads.map(ask, range(BURST)))
+    assert answers.count(200) == 10 and answers.count(429) == BURST - 10
