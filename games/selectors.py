@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 
-from . import engine
+from . import engine, withheld
 from .engine import analysis
 from .errors import GameError, GameFinished, GameNotFound, LinesWithheld, NotYourGame
 from .models import Deal, Game, GameEvent
@@ -38,11 +38,11 @@ def game_get_for_player(*, game_id: int, player: Player | None) -> Game:
 
 
 def game_visible_to(*, game: Game, player: Player | None, today: datetime.date) -> bool:
-    """Anyone may read a finished game (a replay), except one on a daily deal whose day is not over
-    (UTC): until then its move line reaches no one but its owner, who could use it no better."""
-    if player is not None and game.player_id == player.pk:
-        return True
-    return game.status == Game.Status.FINISHED and not winning_lines_withheld(game=game, today=today)
+    """Its player may read a game at any time; anyone else a finished one (a replay), unless it is on a
+    daily deal whose day is not over (UTC): the rule of games/withheld.py."""
+    if withheld.line_withheld(game=game, viewer=player, today=today):
+        return False
+    return game.status == Game.Status.FINISHED or (player is not None and game.player_id == player.pk)
 
 
 def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tuple[Game, str]:
@@ -63,8 +63,9 @@ def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tupl
 
 
 def winning_lines_withheld(*, game: Game, today: datetime.date) -> bool:
-    """A daily deal's winning lines reach no client before its date is over (UTC)."""
-    return game.deal.daily_date is not None and game.deal.daily_date >= today
+    """A daily deal's winning lines reach no client before its date is over (UTC): no hint, analysis
+    or still-winnable indicator, not even for the game's own player."""
+    return withheld.day_secret(game.deal.daily_date, today=today)
 
 
 def hints_open(*, game: Game, today: datetime.date) -> bool:

@@ -22,17 +22,13 @@ class LiveApi(APIView):
     @extend_schema(
         operation_id="live_list",
         responses={200: LiveListSerializer},
-        description="The games being played right now that may be watched, most interesting first (most "
-        "watched, then closest to a win). /ws/live/ sends the same entries as they change.",
+        description="The games being played right now that their players let others watch, most interesting "
+        "first (most watched, then closest to a win); games on a daily deal whose day is not over are `withheld` "
+        "(nobody may watch them). /ws/live/ sends the same entries as they change.",
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        viewer = player_from_session(request.session)
-        live = {
-            "games": selectors.live_games(now=now),
-            "server_now": now,
-            "daily_open": selectors.daily_open(viewer=viewer, today=now.date()),
-        }
+        live = {"games": selectors.live_games(now=now), "server_now": now}
         return Response(LiveListSerializer(live, context={"now": now}).data)
 
 

@@ -13,8 +13,8 @@ out the players' own hints; a game's newer positions replace the one waiting, so
 asks once. When the pool is busy, or undecided, or the position moved on before its turn, that
 position simply has no badge.
 
-Never to the game's own player (it would be a hint), and, for a game on today's daily deal, only to
-watchers who may watch it at all — the spoiler rule the watch socket applies on connect.
+Never to the game's own player (it would be a hint); and a game on a daily deal whose day is not over
+has no other watcher (games/withheld.py), so no badge ever speaks of the day's deal.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
+from games import withheld
 from games.models import Game, GameEvent
 from games.selectors import game_get, game_visible_to
 
@@ -22,22 +23,12 @@ LIVE_IDLE = datetime.timedelta(minutes=10)
 LIVE_LIMIT = 100
 
 
-def daily_open(*, viewer: Player | None, today: datetime.date) -> bool:
-    """Whether `viewer` may watch games on today's daily deal: only once their own ranked attempt at it
-    is finished (the spoiler rule)."""
-    return (
-        viewer is not None
-        and Game.objects.filter(
-            player=viewer, deal__daily_date=today, ranked=True, status=Game.Status.FINISHED
-        ).exists()
-    )
-
-
 def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
     """The game, with its deal and player, if `viewer` may watch it: GameNotFound when there is no such
-    game, WatchRefused when its player does not let others watch, or when watching would spoil a deal
-    the viewer still has to play — today's daily before their own attempt is finished, or any deal
-    they have a game in progress on (a fellow racer's board, a friend's shared deal)."""
+    game, WatchRefused when its player does not let others watch, when it is on a daily deal whose day
+    is not over (games/withheld.py: its moves reach nobody but its player till then, finished or not,
+    with or without `?v=`), or when watching would spoil a deal the viewer is playing themselves (a
+    fellow racer's board, a friend's shared deal)."""
     game = game_get(game_id=game_id)
     if viewer is not None and game.player_id == viewer.pk:
         return game
@@ -46,9 +37,9 @@ def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) ->
             _("%(nickname)s does not let others watch their games") % {"nickname": game.player.nickname},
             code="not_watchable",
         )
-    if game.deal.daily_date == today and not daily_open(viewer=viewer, today=today):
+    if withheld.line_withheld(game=game, viewer=viewer, today=today):
         raise WatchRefused(
-            _("this is today's daily deal: finish your own daily game first, then watch others play it"),
+            _("this game is on today's daily deal: its moves stay hidden until the day ends (midnight UTC)"),
             code="spoiler",
         )
     if viewer is not None and Game.objects.filter(player=viewer, deal=game.deal, status=Game.Status.PLAYING).exists():
@@ -74,18 +65,21 @@ def game_unseen(*, game: Game, viewer: Player | None, today: datetime.date) -> U
     if game_visible_to(game=game, player=viewer, today=today):
         return None
     nickname = game.player.nickname
+    hidden = _(
+        "Replays of today's games open when the day ends (midnight UTC), so that nobody can copy a line "
+        "while it still counts."
+    )
     if game.status == Game.Status.FINISHED:  # on a daily deal whose day is not over
         played = _("%(nickname)s played it on today's daily deal.") % {"nickname": nickname}
-        hidden = _(
-            "Replays of today's games open when the day ends (midnight UTC), so that nobody can copy a line "
-            "while it still counts."
-        )
         return Unseen(
             title=_("%(nickname)s's game is hidden until the day ends") % {"nickname": nickname},
             reason=f"{played} {hidden}",
             board=True,
         )
     title = _("%(nickname)s is playing this game") % {"nickname": nickname}
+    if withheld.line_withheld(game=game, viewer=viewer, today=today):
+        playing = _("%(nickname)s is playing it on today's daily deal, which nobody else can watch.")
+        return Unseen(title=title, reason=f"{playing % {'nickname': nickname}} {hidden}", board=True)
     try:
         watch_admit(game_id=game.pk, viewer=viewer, today=today)
     except WatchRefused as refusal:
@@ -107,6 +101,7 @@ class LiveGame:
     watchers: int
     race: str | None
     daily_date: datetime.date | None
+    withheld: bool  # on a daily deal whose day is not over: listed, but nobody may watch it
 
     @property
     def ws(self) -> str:
@@ -122,7 +117,9 @@ def interest(game: LiveGame) -> tuple[int, int, int]:
 
 
 def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveGame]:
-    """The games being played right now that their players let others watch, most interesting first.
+    """The games being played right now that their players let others watch, most interesting first;
+    those on a daily deal whose day is not over are listed (piles and time say nothing of the line)
+    but marked `withheld`: the watch socket refuses them.
 
     A game counts as being played while its newest event is recent (LIVE_IDLE); the newest event is
     found through the (game, v) unique index, v being the game's version."""
@@ -143,6 +140,7 @@ def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveG
             watchers=watchers.get(pk, 0),
             race=race_code or None,
             daily_date=daily_date,
+            withheld=withheld.day_secret(daily_date, today=now.date()),
         )
         for pk, nickname, mode, piles, started_at, race_code, daily_date in rows
     ]

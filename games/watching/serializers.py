@@ -22,6 +22,10 @@ class LiveGameSerializer(serializers.Serializer):
     watchers = serializers.IntegerField(help_text="Sockets watching the game, over every server process.")
     race = serializers.CharField(allow_null=True, help_text="The race room's code for a race game, else null.")
     daily_date = serializers.DateField(allow_null=True, help_text="The date of a daily deal, else null.")
+    withheld = serializers.BooleanField(
+        help_text="On a daily deal whose day (UTC) is not over: its moves reach nobody but its player till then, "
+        "so its watch socket refuses everyone else (`spoiler`)."
+    )
     ws = serializers.CharField(help_text="The watch socket's path.")
 
     def get_seconds(self, game: LiveGame) -> int:
@@ -31,9 +35,6 @@ class LiveGameSerializer(serializers.Serializer):
 class LiveListSerializer(serializers.Serializer):
     games = LiveGameSerializer(many=True, help_text="Most interesting first: most watched, then fewest piles.")
     server_now = serializers.DateTimeField(help_text="The server's clock when it answered, to run the timers.")
-    daily_open = serializers.BooleanField(
-        help_text="Whether you may watch games on today's daily deal: only once your own attempt is finished."
-    )
 
 
 class WatchSettingSerializer(ClosedInputSerializer):

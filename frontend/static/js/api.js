@@ -173,7 +173,7 @@ export function joinRace(code) {
 
 // ---------------------------------------------------------------- watching
 
-/** GET /api/live: {games, server_now, daily_open}: the games being played that may be watched. */
+/** GET /api/live: {games, server_now}: the games being played; `withheld` ones may not be watched. */
 export function getLive() {
   return request("GET", "/api/live");
 }

@@ -36,13 +36,20 @@ def test_a_game_in_play_offers_to_watch_it_live(other_client, player, winning_ga
     assert other_client.get(f"/api/games/{game.pk}").json()["error"] == f"there is no game {game.pk} you can see"
 
 
-def test_todays_daily_in_play_says_to_finish_your_own_attempt_before_watching(other_client, player):
+def test_todays_daily_in_play_says_nobody_can_watch_it_till_the_day_ends_and_offers_the_board(
+    other_client, other_player, player
+):
     game = start(player, "daily")
+    # Even for a player who has finished their own attempt: the rule is the same for everyone.
+    own = start(other_player, "daily")
+    services.game_finish(game_id=own.pk, player=other_player, moves=[], now=timezone.now())
 
     shown = page(other_client, game)
 
     assert "Ada is playing this game" in shown
-    assert "you cannot watch it live either: this is today&#x27;s daily deal: finish your own daily game" in shown
+    assert "Ada is playing it on today&#x27;s daily deal, which nobody else can watch." in shown
+    assert "Replays of today&#x27;s games open when the day ends (midnight UTC)" in shown
+    assert 'data-testid="unavailable-board" href="/daily"' in shown
     assert f'href="/watch/{game.pk}"' not in shown
 
 

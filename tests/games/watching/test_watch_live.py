@@ -62,6 +62,7 @@ def test_a_game_being_played_is_listed_with_who_plays_it(client, player, start):
         "watchers": 0,
         "race": None,
         "daily_date": None,
+        "withheld": False,
         "ws": f"/ws/watch/{game.pk}/",
     }
 
@@ -106,12 +107,21 @@ def test_the_most_watched_then_the_closest_to_a_win_come_first(client, player, o
 
 
 @pytest.mark.django_db
-def test_todays_daily_is_open_to_watch_only_after_finishing_your_own(client, player):
-    assert live(client)["daily_open"] is False
+def test_todays_daily_is_listed_with_its_piles_and_time_but_withheld_from_watching(
+    client, other_client, player, other_player
+):
     game, _ = services.game_start(player=player, mode="daily", now=timezone.now())
-    services.game_finish(game_id=game.pk, player=player, moves=[], now=timezone.now())
+    assert game.deal.solution  # a daily deal is certified winnable, with its winning line
+    services.game_move(game_id=game.pk, player=player, move=game.deal.solution[0], now=timezone.now())
+    # Finishing one's own attempt opens nothing: the day's lines stay hidden until it is over.
+    own, _ = services.game_start(player=other_player, mode="daily", now=timezone.now())
+    services.game_finish(game_id=own.pk, player=other_player, moves=[], now=timezone.now())
 
-    assert live(client)["daily_open"] is True
+    [entry] = live(other_client)["games"]
+
+    assert (entry["id"], entry["piles"], entry["daily_date"]) == (game.pk, 51, timezone.now().date().isoformat())
+    assert entry["withheld"] is True
+    assert "deal" not in entry and "moves" not in entry
 
 
 @pytest.mark.django_db

@@ -187,20 +187,50 @@ async def daily_game(player) -> Game:
     return game
 
 
-async def test_todays_daily_cannot_be_watched_before_finishing_your_own_attempt(daily_game, watcher):
+async def test_todays_daily_is_refused_to_anyone_but_its_player(daily_game, watcher):
+    for viewer in (watcher, None):
+        code, message = await refusal(await watch_socket(daily_game.pk, viewer))
+
+        assert code == 4403
+        assert message == {
+            "t": "refused",
+            "code": "spoiler",
+            "error": "this game is on today's daily deal: its moves stay hidden until the day ends (midnight UTC)",
+        }
+
+
+async def finished_own_attempt(player: Player) -> None:
+    """`player` takes today's daily and ends it at once, as a throwaway guest would."""
+    own, _ = await sync_to_async(services.game_start)(player=player, mode="daily", now=timezone.now())
+    await sync_to_async(services.game_finish)(game_id=own.pk, player=player, moves=[], now=timezone.now())
+
+
+async def test_todays_daily_stays_refused_after_the_watcher_finishes_their_own_attempt(daily_game, watcher):
+    await finished_own_attempt(watcher)
+
     code, message = await refusal(await watch_socket(daily_game.pk, watcher))
 
     assert code == 4403 and message is not None and message["code"] == "spoiler"
-    assert "finish your own daily game first" in message["error"]
 
 
-async def test_todays_daily_can_be_watched_once_your_own_attempt_is_finished(daily_game, watcher):
-    own, _ = await sync_to_async(services.game_start)(player=watcher, mode="daily", now=timezone.now())
-    await sync_to_async(services.game_finish)(game_id=own.pk, player=watcher, moves=[], now=timezone.now())
+async def test_a_finished_daily_sends_no_missed_moves_to_a_watcher_resuming_with_a_version(daily_game, player, watcher):
+    # The first two moves of the day's winning line, then the end: what a resuming watcher was sent.
+    line = daily_game.deal.solution[:2]
+    for move in line:
+        await sync_to_async(services.game_move)(game_id=daily_game.pk, player=player, move=move, now=timezone.now())
+    await sync_to_async(services.game_finish)(game_id=daily_game.pk, player=player, moves=line, now=timezone.now())
+    await finished_own_attempt(watcher)
 
-    socket = await watching(daily_game, watcher)
+    code, message = await refusal(await watch_socket(daily_game.pk, watcher, v=1))
 
-    assert (await heard(socket, "state"))["game"]["id"] == daily_game.pk
+    assert code == 4403 and message is not None and message["code"] == "spoiler"
+
+
+async def test_its_own_player_may_watch_their_daily_game(daily_game, player):
+    socket = await watching(daily_game, player)
+
+    state = await heard(socket, "state")
+    assert state["game"]["id"] == daily_game.pk and state["game"]["deal"] == daily_game.deal.cards
     await socket.disconnect()
 
 

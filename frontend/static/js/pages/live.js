@@ -1,7 +1,8 @@
-// The live list: every game being played that may be watched, the most interesting first (most
-// watched, then closest to a win), with its player, piles, time and watchers. It loads from
-// GET /api/live, then follows /ws/live/, which sends what changed at most once a second. A race's
-// games are shown together, linked to the race. Also the player's "let others watch my games" switch.
+// The live list: every game being played whose player lets others watch, the most interesting first
+// (most watched, then closest to a win), with its player, piles, time and watchers; a game on a daily
+// deal whose day is not over shows those too, but no way to watch it. It loads from GET /api/live,
+// then follows /ws/live/, which sends what changed at most once a second. A race's games are shown
+// together, linked to the race. Also the player's "let others watch my games" switch.
 // main() runs the page.
 
 import { getLive } from "../api.js";
@@ -49,8 +50,6 @@ class LivePage {
       error: byTestId("live-error"),
     });
     this.games = new Map(); // id → entry
-    this.dailyOpen = false;
-    this.today = null;
     this.clockOffsetMs = 0; // server clock − this browser's clock
     this.socket = null;
     this.attempt = 0;
@@ -68,7 +67,6 @@ class LivePage {
   async load() {
     try {
       const live = await getLive();
-      this.dailyOpen = live.daily_open;
       this.take(live.server_now, live.games, [], true);
     } catch (error) {
       this.el.error.textContent = error.message;
@@ -78,7 +76,6 @@ class LivePage {
 
   take(serverNow, games, gone, full) {
     this.clockOffsetMs = Date.parse(serverNow) - Date.now();
-    this.today = serverNow.slice(0, 10);
     if (full) this.games.clear();
     for (const id of gone) this.games.delete(id);
     for (const entry of games) this.games.set(entry.id, entry);
@@ -137,8 +134,13 @@ class LivePage {
     this.tickTimers();
   }
 
-  locked(entry) {
-    return entry.daily_date !== null && entry.daily_date === this.today && !this.dailyOpen;
+  /** A game on a daily deal whose day is not over: its piles and time show, but nobody may watch it. */
+  withheldNote() {
+    return element(
+      "p",
+      "live-locked",
+      gettext("Today's daily deal: nobody can watch it until the day ends (midnight UTC)."),
+    );
   }
 
   gameItem(entry) {
@@ -148,9 +150,9 @@ class LivePage {
     const head = element("div", "live-item-head");
     head.append(element("bdi", "live-player", entry.player), element("span", "mode-chip", modeLabel(entry.mode)));
     item.append(head, this.facts(entry));
-    if (this.locked(entry)) {
+    if (entry.withheld) {
       item.classList.add("is-locked");
-      item.append(element("p", "live-locked", gettext("Finish today's daily deal first: then you can watch it.")));
+      item.append(this.withheldNote());
     } else {
       const link = element("a", "btn btn-gold btn-small", gettext("Watch"));
       link.href = this.page.dataset.watchUrl.replace(/0$/, String(entry.id));
@@ -175,9 +177,16 @@ class LivePage {
       racer.append(element("bdi", "live-player", entry.player), element("span", "live-fact", pilesLabel(entry.piles)));
       racers.append(racer);
     }
-    const link = element("a", "btn btn-gold btn-small", gettext("Watch the race"));
-    link.href = this.page.dataset.raceUrl.replace(/CODE$/, encodeURIComponent(race.code));
-    item.append(head, racers, link);
+    item.append(head, racers);
+    if (race.entries.some((entry) => entry.withheld)) {
+      // A race on today's daily deal (a ghost of the host's own attempt): its room is the host's alone.
+      item.classList.add("is-locked");
+      item.append(this.withheldNote());
+    } else {
+      const link = element("a", "btn btn-gold btn-small", gettext("Watch the race"));
+      link.href = this.page.dataset.raceUrl.replace(/CODE$/, encodeURIComponent(race.code));
+      item.append(link);
+    }
     return item;
   }
 
