@@ -220,6 +220,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Password hashes (about 0.4 s of a core each) run on this many threads per process, with no database
+# connection held, this much lower in CPU priority than the sockets (accounts/passwords.py).
+PASSWORD_HASH_THREADS = int(os.environ.get("PASSWORD_HASH_THREADS", "1"))
+PASSWORD_HASH_NICENESS = int(os.environ.get("PASSWORD_HASH_NICENESS", "10"))
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fa", "فارسی")]
@@ -291,9 +295,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {
         # Sign-up, login and password attempts (accounts/throttles.py): per client address, and per
-        # nickname from any address, so guessing one account's password stays slow.
+        # pair (address, account), so guessing one account's password from an address stays slow while
+        # its owner, elsewhere, is never locked out; and new accounts per address.
         "accounts_address": os.environ.get("ACCOUNTS_ADDRESS_RATE", "20/minute"),
-        "accounts_nickname": os.environ.get("ACCOUNTS_NICKNAME_RATE", "30/hour"),
+        "accounts_pair": os.environ.get("ACCOUNTS_PAIR_RATE", "10/hour"),
+        "accounts_signup": os.environ.get("ACCOUNTS_SIGNUP_RATE", "20/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }

@@ -28,9 +28,10 @@ from .serializers import (
     me_payload,
     profile_payload,
 )
-from .throttles import AccountAddressThrottle, AccountNicknameThrottle
+from .throttles import AccountAddressThrottle, AccountPairThrottle, SignupAddressThrottle
 
-ATTEMPT_THROTTLES = [*APIView.throttle_classes, AccountAddressThrottle, AccountNicknameThrottle]
+ATTEMPT_THROTTLES = [*APIView.throttle_classes, AccountAddressThrottle, AccountPairThrottle]
+SIGNUP_THROTTLES = [*APIView.throttle_classes, AccountAddressThrottle, SignupAddressThrottle]
 NO_CONTENT = OpenApiResponse(description="Done; no body.")
 
 
@@ -83,7 +84,7 @@ class MeApi(APIView):
 
 
 class SignupApi(APIView):
-    throttle_classes = ATTEMPT_THROTTLES
+    throttle_classes = SIGNUP_THROTTLES
 
     @extend_schema(
         operation_id="accounts_signup",

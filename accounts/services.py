@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
+from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, login, logout, update_session_auth_hash
+from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
@@ -30,6 +31,7 @@ from .errors import (
 )
 from .models import Player
 from .nicknames import NicknameRuleError, nickname_clean
+from .passwords import password_hash, password_verify
 from .selectors import SESSION_PLAYER_KEY, player_by_nickname, player_from_session, player_is_referenced
 
 logger = logging.getLogger(__name__)
@@ -121,20 +123,29 @@ def _password_valid(password: str, *, nickname: str) -> None:
         raise PasswordInvalid(" ".join(error.messages)) from error
 
 
-@transaction.atomic
 def account_signup(*, request: HttpRequest, nickname: str, password: str) -> Player:
     """Turn the session's guest (a new one for a visitor who has not played) into an account with this
-    nickname and password, keeping all its games, and log the session in to it."""
+    nickname and password, keeping all its games, and log the session in to it. The password is hashed
+    before the transaction, with no database connection held (accounts/passwords.py)."""
     player = player_from_session(request.session)
     if player is not None and player.is_account:
         raise AlreadySignedUp(_("you are logged in to an account already: log out to make another"))
     chosen = _nickname_valid(nickname)
     _nickname_free(chosen, player=player)
     _password_valid(password, nickname=chosen)
+    return _account_create(request=request, nickname=chosen, encoded=password_hash(password=password))
+
+
+@transaction.atomic
+def _account_create(*, request: HttpRequest, nickname: str, encoded: str) -> Player:
+    player = player_from_session(request.session)
+    if player is not None and player.is_account:
+        raise AlreadySignedUp(_("you are logged in to an account already: log out to make another"))
     if player is None:
         player = guest_create()
-    _save_nickname(player, chosen)
-    user = get_user_model().objects.create_user(username=ACCOUNT_USERNAME.format(id=player.pk), password=password)
+    _save_nickname(player, nickname)
+    user = get_user_model()(username=ACCOUNT_USERNAME.format(id=player.pk), password=encoded)
+    user.save()
     player.user = user
     player.nickname_chosen = True
     player.save(update_fields=["user", "nickname_chosen"])
@@ -144,17 +155,34 @@ def account_signup(*, request: HttpRequest, nickname: str, password: str) -> Pla
     return player
 
 
-@transaction.atomic
 def account_login(*, request: HttpRequest, nickname: str, password: str) -> Player:
     """Log the session in to the account with this nickname. The guest the session played as until now
-    hands its games over to the account (see games.transfers for two attempts at one daily deal)."""
+    hands its games over to the account (see games.transfers for two attempts at one daily deal).
+
+    The stored hash is read, the connection handed back, the password checked on the hashing threads
+    (accounts/passwords.py), and only then is a connection taken again to write."""
     account = player_by_nickname(nickname=nickname)
-    # An unknown nickname still costs one password hash (the backend's dummy check), so the answer's
-    # timing does not tell which nicknames have an account either.
-    username = ACCOUNT_USERNAME.format(id=account.pk) if account is not None and account.is_account else ""
-    user = authenticate(request, username=username, password=password)
-    if account is None or user is None:
+    user = account.user if account is not None else None
+    encoded = user.password if user is not None and user.is_active else None
+    # An unknown nickname still costs one password hash, so the answer's timing does not tell which
+    # nicknames have an account either.
+    correct, must_update = password_verify(password=password, encoded=encoded)
+    if account is None or encoded is None or not correct:
         raise WrongCredentials(_("wrong nickname or password"))
+    rehashed = password_hash(password=password) if must_update else None
+    return _account_log_in(request=request, account=account, checked=encoded, rehashed=rehashed)
+
+
+@transaction.atomic
+def _account_log_in(*, request: HttpRequest, account: Player, checked: str, rehashed: str | None) -> Player:
+    """Log in to `account`, whose password hash was `checked` against the password given."""
+    user = get_user_model().objects.select_for_update().filter(player=account).first()
+    if user is None or user.password != checked or not user.is_active:
+        # Changed (or the account deleted) while the password was being checked: check again.
+        raise WrongCredentials(_("wrong nickname or password"))
+    if rehashed is not None:  # hashed with an older work factor: store today's
+        user.password = rehashed
+        user.save(update_fields=["password"])
     guest = player_from_session(request.session)
     if guest is not None and not guest.is_account and guest.pk != account.pk:
         moved = games_transfer(source=guest, target=account)
@@ -162,13 +190,28 @@ def account_login(*, request: HttpRequest, nickname: str, password: str) -> Play
         if not player_is_referenced(player=guest):
             guest.delete()
         logger.info("guest %s merged into player %s (%s games)", guest.pk, account.pk, moved)
-    login(request, user)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_PLAYER_KEY] = account.pk
     logger.info("player %s logged in", account.pk)
     return account
 
 
-@transaction.atomic
+def _password_checked(*, user: Any, password: str) -> str:
+    """The user's stored hash, once `password` is found to match it (else WrongPassword)."""
+    encoded: str = user.password
+    if not password_verify(password=password, encoded=encoded)[0]:
+        raise WrongPassword(_("the current password is wrong"))
+    return encoded
+
+
+def _lock_unchanged(*, user: Any, checked: str) -> Any:
+    """The user's row, locked, if its password hash is still the one `checked`; else WrongPassword."""
+    locked = get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if locked is None or locked.password != checked:
+        raise WrongPassword(_("the current password is wrong"))
+    return locked
+
+
 def account_delete(*, request: HttpRequest, player: Player, password: str, now: datetime.datetime) -> None:
     """Delete an account for good, confirmed by its password, and end this session (every other session
     of the account finds no player any more). Its games go with their events, its ranked attempts leave
@@ -179,8 +222,12 @@ def account_delete(*, request: HttpRequest, player: Player, password: str, now: 
     user = player.user
     if user is None:
         raise NotSignedIn(_("a guest has no account to delete: sign up first"))
-    if not user.check_password(password):
-        raise WrongPassword(_("the current password is wrong"))
+    _account_erase(request=request, player=player, checked=_password_checked(user=user, password=password), now=now)
+
+
+@transaction.atomic
+def _account_erase(*, request: HttpRequest, player: Player, checked: str, now: datetime.datetime) -> None:
+    user = _lock_unchanged(user=player.user, checked=checked)
     stand_in = _numbered_player_create(
         pgettext("the start of the nickname that stands in for a deleted player", "Deleted"), watchable=False
     )
@@ -199,16 +246,20 @@ def account_logout(*, request: HttpRequest) -> None:
     logout(request)
 
 
-@transaction.atomic
 def account_password_change(*, request: HttpRequest, player: Player, old: str, new: str) -> None:
     """Change an account's password; this session stays logged in, every other one is logged out."""
     user = player.user
     if user is None:
         raise NotSignedIn(_("a guest has no password: sign up first"))
-    if not user.check_password(old):
-        raise WrongPassword(_("the current password is wrong"))
+    checked = _password_checked(user=user, password=old)
     _password_valid(new, nickname=player.nickname)
-    user.set_password(new)
+    _password_store(request=request, player=player, checked=checked, encoded=password_hash(password=new))
+
+
+@transaction.atomic
+def _password_store(*, request: HttpRequest, player: Player, checked: str, encoded: str) -> None:
+    user = _lock_unchanged(user=player.user, checked=checked)
+    user.password = encoded
     user.save(update_fields=["password"])
     update_session_auth_hash(request, user)
     logger.info("player %s changed their password", player.pk)

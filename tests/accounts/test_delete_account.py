@@ -137,7 +137,7 @@ def test_deleting_without_the_csrf_token_is_refused(account, ada):
 
 def test_password_guesses_are_slowed_down_as_logins_are(account, ada):
     cache.clear()  # the sign-up's own attempt
-    answers = [delete_account(account, f"guess {index}")[0] for index in range(allowed("accounts_address") + 1)]
+    answers = [delete_account(account, f"guess {index}")[0] for index in range(allowed("accounts_pair") + 1)]
     assert set(answers[:-1]) == {400} and answers[-1] == 429
     assert delete_account(account)[0] == 429 and Player.objects.filter(pk=ada.pk).exists()
 
