@@ -32,6 +32,14 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
 
 
+class Throttled(exceptions.Throttled):
+    """A refusal by one allowance that says which: "too many new games: try again in 42 seconds"."""
+
+    def __init__(self, wait: float | None, *, what: str) -> None:
+        super().__init__(wait)
+        self.what = what
+
+
 def _first_message(detail: Any) -> str:
     if isinstance(detail, dict):
         field, value = next(iter(detail.items()))
@@ -47,6 +55,11 @@ def _code_and_message(error: exceptions.APIException) -> tuple[str, str]:
     if isinstance(error, exceptions.Throttled):
         # DRF's own words ("Request was throttled. Expected available in 42 seconds.") in our shape.
         seconds: float | None = error.wait  # type: ignore[attr-defined]  # set by Throttled, missing from the stubs
+        if isinstance(error, Throttled) and seconds is not None:
+            return "rate_limited", _("%(what)s: try again in %(seconds)s seconds") % {
+                "what": error.what,
+                "seconds": local_number(math.ceil(seconds)),
+            }
         if seconds is None:
             return "rate_limited", _("too many requests: try again later")
         return "rate_limited", _("too many requests: try again in %(seconds)s seconds") % {

@@ -197,8 +197,6 @@ if not DAILY_SECRET and DEBUG:
     DAILY_SECRET = hashlib.sha256(f"daily-secret:{SECRET_KEY}".encode()).hexdigest()
 if len(DAILY_SECRET) < 32 or DAILY_SECRET.startswith(_PLACEHOLDER):
     raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
-# New guest players from one client address (games.throttles.GuestCreationThrottle), as a DRF rate.
-GUEST_CREATION_RATE = os.environ.get("GUEST_CREATION_RATE", "6/hour")
 # Ranked daily attempts a day from one client address by guests and new accounts (games.RankedSlot, kept
 # when accounts are deleted); past them such a daily game is practice.
 RANKED_ATTEMPTS_PER_ADDRESS = int(os.environ.get("RANKED_ATTEMPTS_PER_ADDRESS", "3"))
@@ -323,10 +321,14 @@ SPECTACULAR_SETTINGS = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # Every API request counts against one of two DRF rates (accordion_site/throttles.py), far above what a
 # person does, to stop scripts: per client address for visitors who have not played, per player for
-# players. Finishes are counted apart, per player.
+# players. A visitor's first start or race, which makes their guest, is counted only by the visitor rate:
+# 600 a minute is ten new players a second from one address, which no school or carrier's crowd reaches,
+# while a script that drops its cookies to mint guests is held to it.
+# Finishes and game starts are counted apart, per player.
 API_VISITOR_RATE = os.environ.get("API_VISITOR_RATE", "600/minute")
 API_PLAYER_RATE = os.environ.get("API_PLAYER_RATE", "600/minute")
 FINISH_RATE = os.environ.get("FINISH_RATE", "30/minute")
+GAME_START_RATE = os.environ.get("GAME_START_RATE", "30/minute")
 # Sockets one player (or one visitor's session) may hold open at once, per web process; visitors with
 # no session at all are counted by address, which many may share.
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))

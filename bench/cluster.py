@@ -130,7 +130,6 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
         "SECRET_KEY": secrets.token_urlsafe(48),  # 64 characters
         "DAILY_SECRET": secrets.token_hex(32),
         # Every simulated visitor comes from 127.0.0.1: the per-address allowances would stop the load.
-        "GUEST_CREATION_RATE": "1000000/hour",
         "RANKED_ATTEMPTS_PER_ADDRESS": "1000000",
         "API_VISITOR_RATE": "1000000/minute",
         "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "1000000",

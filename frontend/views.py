@@ -101,15 +101,15 @@ def race_new(request: HttpRequest) -> HttpResponse:
     from rest_framework.views import APIView
 
     from accordion_site.errors import ServiceError
+    from accordion_site.throttles import VisitorRateThrottle
     from accounts.services import player_for_session
     from games.races.services import room_create
     from games.races.throttles import RoomCreateRateThrottle
-    from games.throttles import GuestCreationThrottle
 
-    # The same allowances as POST /api/races: new guests per address, new rooms per player.
-    if not GuestCreationThrottle().allow_request(Request(request), APIView()):
-        refusal = _("Too many new players from this address: try again later.")
-        return HttpResponse(refusal, status=429, content_type=_TEXT)
+    # The same allowances as POST /api/races: the flood ceiling per address for a visitor who has not
+    # played, new rooms per player.
+    if not VisitorRateThrottle().allow_request(Request(request), APIView()):
+        return HttpResponse(_("Too many requests: try again in a minute."), status=429, content_type=_TEXT)
     if not RoomCreateRateThrottle().allow_request(Request(request), APIView()):
         return HttpResponse(_("Too many new race rooms: try again in a minute."), status=429, content_type=_TEXT)
     ghost = request.POST.get("ghost", "")

@@ -36,7 +36,7 @@ from .serializers import (
 )
 from .throttles import (
     FinishRateThrottle,
-    GuestCreationThrottle,
+    GameStartRateThrottle,
     SolverAddressThrottle,
     SolverRateThrottle,
     client_address,
@@ -66,8 +66,7 @@ class SolverApi(APIView):
 
 
 class GameStartApi(APIView):
-    # A visitor's first start makes a guest player: a few an hour per client address.
-    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle]
+    throttle_classes = [*APIView.throttle_classes, GameStartRateThrottle]
 
     @extend_schema(
         operation_id="games_start",
@@ -75,8 +74,8 @@ class GameStartApi(APIView):
         responses={201: GameSerializer, 200: GameSerializer, **_refusals(400, 403, 413, 429)},
         description="Start a game. Daily resumes the player's unfinished attempt (200) with its original clock. "
         "A daily game is practice (`ranked` false, `practice_reason` says why) after the player's ranked attempt, "
-        "or once the day's ranked attempts from the client's address are used up. 429 when a visitor without a "
-        "player starts past the new players allowed per address.",
+        "or once the day's ranked attempts from the client's address are used up (an account older than a day "
+        "keeps one of its own). 429 when the player starts more games a minute than GAME_START_RATE.",
     )
     def post(self, request: Request) -> Response:
         data = _valid(GameStartInputSerializer, request.data)

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.request import Request
-from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
-from accordion_site.throttles import AddressRateThrottle, PlayerOrAddressRateThrottle, request_player
+from accordion_site.api_errors import Throttled
+from accordion_site.throttles import AddressRateThrottle, PlayerOrAddressRateThrottle, PlayerRateThrottle
 
 
 class SolverRateThrottle(PlayerOrAddressRateThrottle):
@@ -41,20 +43,18 @@ class FinishRateThrottle(PlayerOrAddressRateThrottle):
     rate_setting = "FINISH_RATE"
 
 
-class GuestCreationThrottle(SimpleRateThrottle):
-    """A visitor without a player becomes a new guest on their first start: the "guests" rate (a few
-    an hour) per client address, so that fresh cookies do not buy fresh ranked attempts. Players who
-    have a session are never counted here."""
+class GameStartRateThrottle(PlayerRateThrottle):
+    """Game starts: GAME_START_RATE per player (someone skipping deals with "New game" starts one every
+    few seconds). A visitor's first start, which makes their guest, is counted only by the whole API's
+    per-address ceiling (API_VISITOR_RATE): people behind one address each get their own allowance."""
 
-    scope = "guests"
+    scope = "game_start"
+    rate_setting = "GAME_START_RATE"
 
-    def get_rate(self) -> str:
-        return str(settings.GUEST_CREATION_RATE)
-
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        if request_player(request) is not None:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if not super().allow_request(request, view):
+            raise Throttled(self.wait(), what=gettext("too many new games"))
+        return True
 
 
 def client_address(request: Request) -> str:

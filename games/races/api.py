@@ -15,7 +15,6 @@ from rest_framework.views import APIView
 from accordion_site.api_errors import ErrorSerializer
 from accounts.selectors import player_from_session
 from accounts.services import player_for_session
-from games.throttles import GuestCreationThrottle
 
 from . import services
 from .broadcast import announce_from_sync
@@ -34,8 +33,7 @@ def _room_answer(room: Room, *, answer_status: int = status.HTTP_200_OK) -> Resp
 
 
 class RaceCreateApi(APIView):
-    # A visitor who has not played becomes a guest here: as many new guests an address as a start allows.
-    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle, RoomCreateRateThrottle]
+    throttle_classes = [*APIView.throttle_classes, RoomCreateRateThrottle]
 
     @extend_schema(
         operation_id="races_create",
@@ -80,15 +78,12 @@ class RaceDetailApi(APIView):
 
 
 class RaceJoinApi(APIView):
-    throttle_classes = [*APIView.throttle_classes, GuestCreationThrottle]
-
     @extend_schema(
         operation_id="races_join",
         request=None,
         responses={200: RoomSerializer, **_refusals(403, 404)},
-        description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player, "
-        "within the same allowance of new guests per address as a start); otherwise you watch. Opening the room "
-        "socket joins the same way.",
+        description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player); "
+        "otherwise you watch. Opening the room socket joins the same way.",
     )
     def post(self, request: Request, code: str) -> Response:
         room_get(code=code)  # a room that does not exist makes no guest

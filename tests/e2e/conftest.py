@@ -87,7 +87,6 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
             "PYTHONUNBUFFERED": "1",
             # Every browser context is a new guest from 127.0.0.1: the per-address allowances would stop
             # the suite, so they are lifted here (tests/games/test_fair_play.py covers them).
-            "GUEST_CREATION_RATE": "10000/hour",
             "RANKED_ATTEMPTS_PER_ADDRESS": "10000",
             "API_VISITOR_RATE": "100000/minute",
             "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "100000",

@@ -134,12 +134,11 @@ def test_the_race_button_refuses_a_ghost_that_is_no_game_in_plain_text(client, g
     assert not Room.objects.exists()
 
 
-def test_visitors_joining_rooms_share_the_new_guest_allowance_of_their_address(room, settings):
-    settings.GUEST_CREATION_RATE = "2/hour"
-    statuses = [Client().post(f"/api/races/{room.code}/join").status_code for _ in range(3)]
-    assert statuses == [200, 200, 429]
-    assert Client().post("/api/races", {}, "application/json").status_code == 429
-    assert Client().post("/race").status_code == 429
+def test_visitors_from_one_address_each_join_and_open_rooms_as_the_first_to_come(room, settings):
+    settings.RACE_ROOMS_PER_MINUTE = 1
+    assert [Client().post(f"/api/races/{room.code}/join").status_code for _ in range(7)] == [200] * 7
+    assert [Client().post("/api/races", {}, "application/json").status_code for _ in range(3)] == [201] * 3
+    assert [Client().post("/race").status_code for _ in range(3)] == [302] * 3
 
 
 def test_joining_a_room_that_does_not_exist_makes_no_guest(db):

@@ -263,9 +263,9 @@ def test_a_bad_date_answers_with_the_documented_400(client, contract):
     contract.check(response, method="get", path="/api/leaderboards/daily/{date}/summary")
 
 
-def test_too_many_new_guests_from_one_address_answer_with_the_documented_429(contract, settings):
-    settings.GUEST_CREATION_RATE = "0/hour"
-    response = Client().post("/api/games", {"mode": "new"}, content_type="application/json")
+def test_too_many_starts_from_one_player_answer_with_the_documented_429(client, contract, settings):
+    settings.GAME_START_RATE = "0/minute"
+    response = client.post("/api/games", {"mode": "new"}, content_type="application/json")
     assert response.status_code == 429
     contract.check(response, method="post", path="/api/games")
 

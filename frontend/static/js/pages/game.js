@@ -325,7 +325,7 @@ class GamePage {
     el.ranked.classList.toggle("is-unranked", unranked);
     if (unranked) el.ranked.title = gettext("A hint was used: this game does not count on any leaderboard.");
     else if (game.practice_reason === "address_limit") {
-      el.ranked.title = gettext("Practice: the day's ranked attempts from your network are used up.");
+      el.ranked.title = gettext("Practice game: the day's ranked attempts from your network are used up; an account a day old or more keeps a ranked attempt of its own.");
     } else el.ranked.removeAttribute("title");
     el.dealCodeBox.hidden = !game.deal_code;
     el.dealCode.textContent = game.deal_code || "";

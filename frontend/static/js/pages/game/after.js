@@ -181,7 +181,7 @@ export class AfterGame {
     } else if (this.hinted && !game.ranked) {
       note = gettext("A hint was used: this game does not count on any leaderboard.");
     } else if (game.practice_reason === "address_limit") {
-      note = gettext("Practice game: the day's ranked attempts from your network are used up.");
+      note = gettext("Practice game: the day's ranked attempts from your network are used up; an account a day old or more keeps a ranked attempt of its own.");
     } else if (game.mode === "daily" && !game.ranked) {
       note = gettext("Practice game: only your first daily deal of the day is ranked.");
     }
