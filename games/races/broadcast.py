@@ -17,7 +17,7 @@ from games.serializers import game_payload
 
 from . import protocol
 from .models import Room
-from .selectors import host_away_until, room_get, room_racers, room_view
+from .selectors import host_away_until, room_get, room_racers, room_readers, room_view
 from .serializers import room_payload
 from .services import RoomNews
 
@@ -33,7 +33,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
     """The channel-layer message that tells every process where the room stands: its frames, encoded
     once (`room`, and `countdown` or `standings` when `kinds` says so), each racer's `start` frame when
     `starts` (the deal is in it: only for the racing room), and what the relays act on (the racers'
-    games to follow, the times to act at, the ghosts to replay)."""
+    games to follow, the times to act at, the ghosts to replay), and who may be sent it (`readers`:
+    games/withheld.py)."""
     kinds = set(kinds)
     room = room_get(code=code)
     view = room_view(room=room, now=now)
@@ -62,6 +63,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
         "ends_at": _isoformat(room.ends_at),
         "host_away_until": _isoformat(host_away_until(room=room)),
         "time_limit": room.time_limit,
+        # Who may be sent it: each socket refuses itself when its player is not among them.
+        "readers": room_readers(room=room, today=now.date()),
     }
 
 

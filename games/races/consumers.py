@@ -21,10 +21,10 @@ from games.protocol import MessageRate
 
 from . import protocol, services
 from .broadcast import announce, room_message
-from .errors import NotStarted, RoomNotFound
+from .errors import NotStarted, RoomNotFound, SpoilerWithheld
 from .models import Room
 from .relay import PROCESS, rooms
-from .selectors import normalize_room_code, room_get
+from .selectors import normalize_room_code, room_check_readable, room_get
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ class RaceConsumer(ServiceSocket):
         # Messages that arrive while the socket is being brought up to date wait here.
         self.held: list[tuple[str, Any]] | None = []
         self.entered = False
+        self.refused = False  # the room is withheld from this socket's player: it hears nothing more
         try:
             if not self.code:
                 raise RoomNotFound(_("there is no such race room"))
@@ -125,7 +126,7 @@ class RaceConsumer(ServiceSocket):
     async def deliver_progress(self, frame: str) -> None:
         if self.held is not None:
             self.held.append(("progress", frame))
-        else:
+        elif not self.refused:
             await self.send(text_data=frame)
 
     # --- internals ---
@@ -160,8 +161,16 @@ class RaceConsumer(ServiceSocket):
 
     async def _write_room(self, message: dict[str, Any], *, again: bool) -> None:
         """The message's frames, unless this socket has a newer room already (`again`: send it even if
-        it is not newer, as on connect or a sync); a racer's own `start` when the message has one."""
-        if message["version"] <= self.room_version and not again:
+        it is not newer, as on connect or a sync); a racer's own `start` when the message has one. A
+        room withheld from this socket's player (a ghost of today's daily chosen since it opened) is
+        refused instead, and the socket closed: it hears nothing of the room from then on."""
+        if self.refused or (message["version"] <= self.room_version and not again):
+            return
+        try:
+            room_check_readable(readers=message["readers"], player=self.player)
+        except SpoilerWithheld as error:
+            self.refused = True
+            await self._refuse(error)
             return
         self.room_version = max(self.room_version, message["version"])
         for frame in message["frames"]:
@@ -171,7 +180,7 @@ class RaceConsumer(ServiceSocket):
             await self.send(text_data=start)
 
     async def _flush_held(self) -> None:
-        while self.held:
+        while self.held and not self.refused:
             kind, item = self.held.pop(0)
             if kind == "room":
                 await self._write_room(item, again=False)

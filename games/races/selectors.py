@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from games import engine, events
+from games import engine, events, withheld
 from games import selectors as game_selectors
 from games.engine.deals import CODE_ALPHABET
 from games.models import Game
@@ -47,15 +47,27 @@ def room_get(*, code: str) -> Room:
     return room
 
 
-def room_check_visible(*, room: Room, player: Player | None, today: datetime.date) -> None:
-    """Refuse (SpoilerWithheld) a room that races a ghost on a daily deal whose day is not over to anyone
-    the spoiler rule keeps from that game: once the race starts, the room shows its deal and the ghost's
-    line. The room's read, its socket and joining it all ask this."""
-    ghost = Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).select_related("ghost__deal").first()
-    if ghost is None or ghost.ghost is None:
-        return
-    if not game_selectors.game_visible_to(game=ghost.ghost, player=player, today=today):
+def room_readers(*, room: Room, today: datetime.date) -> list[int] | None:
+    """Who may be sent the room (games/withheld.py): anyone (None), unless a game of its round — a ghost,
+    or a racer's game on the ghost's deal — is on a daily deal whose day is not over; then only that
+    game's player. Once the race starts the room shows its deal and every racer's line, and before, a
+    socket that stays would hear them then: so a room is refused by this from the moment a ghost is
+    chosen, to every socket, request and join."""
+    racers = Racer.objects.filter(room=room, round=room.round).select_related("ghost__deal", "game__deal")
+    games = [game for racer in racers for game in (racer.ghost, racer.game) if game is not None]
+    return withheld.readers_of(games=games, today=today)
+
+
+def room_check_readable(*, readers: list[int] | None, player: Player | None) -> None:
+    """Refuse (SpoilerWithheld) `player` when they are not among the room's `readers` (room_readers)."""
+    if not withheld.admitted(readers, player):
         raise SpoilerWithheld(_("this room races a ghost on a daily deal whose day is not over: its moves stay hidden"))
+
+
+def room_check_visible(*, room: Room, player: Player | None, today: datetime.date) -> None:
+    """Refuse (SpoilerWithheld) a room `player` may not be sent now: its read and joining it ask this;
+    its sockets ask room_check_readable of every room message, which carries the readers."""
+    room_check_readable(readers=room_readers(room=room, today=today), player=player)
 
 
 def host_away_until(*, room: Room) -> datetime.datetime | None:

@@ -19,7 +19,7 @@ from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import Player
-from games import engine
+from games import engine, withheld
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import GameError, GameNotFound
@@ -45,6 +45,7 @@ from .selectors import (
     racer_seat,
     ranked_outcomes,
     room_check_visible,
+    room_readers,
 )
 
 logger = logging.getLogger(__name__)
@@ -493,17 +494,18 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
     Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
     if game_id is not None:
         ghost = _ghost_game(player=host.player, game_id=game_id, today=now.date())  # type: ignore[arg-type]
+        if Racer.objects.filter(room=room, round=room.round, kicked=False).count() >= MAX_RACERS:
+            raise RoomFull(gettext("the room is full: %(most)s racers at most") % {"most": MAX_RACERS})
+        Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
+        # A racer the room would now be withheld from refuses the ghost (rolled back); a socket that
+        # only watches is refused by the room message that follows (its readers).
+        readers = room_readers(room=room, today=now.date())
         for seat in _seats(room):
-            if seat.player is not None and not game_selectors.game_visible_to(
-                game=ghost, player=seat.player, today=now.date()
-            ):
+            if seat.player is not None and not withheld.admitted(readers, seat.player):
                 raise SpoilerWithheld(
                     gettext("game %(game)s stays hidden from %(nickname)s until its day is over")
                     % {"game": game_id, "nickname": seat.player.nickname}
                 )
-        if Racer.objects.filter(room=room, round=room.round, kicked=False).count() >= MAX_RACERS:
-            raise RoomFull(gettext("the room is full: %(most)s racers at most") % {"most": MAX_RACERS})
-        Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
         room.deal_code = ""
     _save(room, "deal_code")
     return RoomNews(code=room.code, kinds=["changed"])

@@ -148,3 +148,13 @@ def test_the_host_sets_and_drops_a_ghost_in_the_lobby(room, host, ghost_game):
     assert ghost_entry(room, later(2))["nickname"] == "Friend"
     services.race_ghost(code=room.code, player=host, game_id=None, now=later(3))
     assert not any(entry["ghost"] for entry in room_view(room=room, now=later(4))["racers"])
+
+
+def test_the_host_cannot_race_their_own_daily_of_today_while_someone_else_is_seated(lobby, host, today):
+    own = finished_daily(host, today)
+    noon = datetime.datetime.combine(today, datetime.time(13), tzinfo=datetime.UTC)
+
+    with pytest.raises(SpoilerWithheld, match="stays hidden from Friend"):
+        services.race_ghost(code=lobby.code, player=host, game_id=own.pk, now=noon)
+
+    assert not any(entry["ghost"] for entry in room_view(room=Room.objects.get(pk=lobby.pk), now=noon)["racers"])

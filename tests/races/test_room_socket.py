@@ -409,3 +409,33 @@ async def test_a_process_taken_for_dead_while_alive_closes_its_counted_sockets_s
     again = await room_socket(live_room.code, host)
     assert racer(await until(again, "room"), host)["connected"] is True
     await close(again)
+
+
+async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_refused_and_hear_none_of_it(
+    live_room, host, third, quick_countdown
+):
+    now = timezone.now()
+    daily, _ = await sync_to_async(services.game_services.game_start)(player=host, mode="daily", now=now)
+    daily = await sync_to_async(game_finish)(game_id=daily.pk, player=host, moves=[], now=now)
+    # A player who has finished their own attempt is kept out like anyone else.
+    own, _ = await sync_to_async(services.game_services.game_start)(player=third, mode="daily", now=now)
+    await sync_to_async(game_finish)(game_id=own.pk, player=third, moves=[], now=now)
+    host_socket = await room_socket(live_room.code, host)
+    visitor = await room_socket(live_room.code, None)  # no cookie: it watches
+    watcher = await room_socket(live_room.code, third)
+    await watcher.send_json_to({"t": "leave", "n": 1})  # gives up the seat: it watches
+    await until(watcher, "ack")
+
+    await host_socket.send_json_to({"t": "ghost", "game": daily.pk, "n": 1})
+
+    for socket in (visitor, watcher):
+        refused = await until(socket, "refused")
+        assert refused["code"] == "spoiler"
+        assert await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+    await host_socket.send_json_to({"t": "start", "n": 2})
+    racing = await room_until(host_socket, lambda room: room["state"] == "racing")
+    assert racing["deal"] == daily.deal.cards  # to the host alone
+    assert (await until(host_socket, "start"))["game"]["deal"] == daily.deal.cards
+    for socket in (visitor, watcher):
+        assert await socket.receive_nothing(timeout=0.5)
+    await close(host_socket, visitor, watcher)
