@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from django.conf import settings
+from django.db import connection
 from django.utils.crypto import salted_hmac
 
 from accounts.models import Player
@@ -113,6 +114,17 @@ def address_attempts(*, deal_id: int, key: str) -> int:
     """Ranked attempts at a deal taken from the address with this key and counted in its allowance (an
     established account's own attempt is not). The ledger keeps them when games and players go."""
     return RankedSlot.objects.filter(deal_id=deal_id, address_key=key, own_slot=False).count()
+
+
+def address_lock(*, deal_id: int, key: str) -> None:
+    """Hold, until the transaction ends, a lock on the address's ranked attempts at the deal, so that
+    simultaneous first starts from one address are counted one after the other and none slips past
+    the allowance. A PostgreSQL advisory lock: it names no row, so other addresses never wait (two that
+    share the key's first 32 bits only queue a moment). SQLite writes one transaction at a time anyway."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [deal_id % 2**31, int(key[:8], 16) - 2**31])
 
 
 def holds_own_slot(*, player: Player, now: datetime.datetime) -> bool:

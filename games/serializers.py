@@ -103,7 +103,8 @@ class GameSerializer(serializers.Serializer):
     )
     practice_reason = serializers.SerializerMethodField(
         help_text="Why a daily game is practice: repeat (the player's ranked attempt at the day was taken), "
-        "address_limit (the day's ranked attempts from the player's address are used up); else null."
+        "address_limit (the day's ranked attempts from the player's network are used up; an account a day old or "
+        "more keeps a ranked attempt of its own); else null."
     )
     ws = serializers.CharField(source="ws_path", help_text="The player's socket path.")
     result = serializers.SerializerMethodField()

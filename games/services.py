@@ -94,8 +94,9 @@ def game_start(
 
     Daily: resume the player's unfinished game on today's deal with its original clock; otherwise the
     first daily game of the date is ranked and later ones are practice. `address` is the client's
-    address: once RANKED_ATTEMPTS_PER_ADDRESS players have taken the day's ranked attempt from it, a
-    first daily game is practice too (internal callers without an address are not counted).
+    address: once RANKED_ATTEMPTS_PER_ADDRESS guests or new accounts have taken the day's ranked attempt
+    from it, their first daily game is practice too; an established account keeps its own (see
+    fair_play.holds_own_slot; internal callers without an address are not counted).
     """
     # The deal is found (for a day not certified ahead of time: derived and certified by the solver)
     # before any row is locked, so a slow certification never holds up anyone's game.
@@ -138,8 +139,6 @@ def _game_start_on(
         if games.exists():
             practice_reason = Game.PracticeReason.REPEAT
         elif not own_slot and address_key and _address_slots_taken(deal=deal, key=address_key):
-            # Simultaneous starts from one address may slip one or two past the allowance: it bounds
-            # fresh cookies, it is not a lock.
             practice_reason = Game.PracticeReason.ADDRESS_LIMIT
         else:
             ranked = True
@@ -162,6 +161,9 @@ def _game_start_on(
 
 
 def _address_slots_taken(*, deal: Deal, key: str) -> bool:
+    """Whether the address's allowance at the deal is used up, counted under the address's lock: held
+    until the start's transaction ends, so the next start from the address counts this one's slot."""
+    fair_play.address_lock(deal_id=deal.pk, key=key)
     return fair_play.address_attempts(deal_id=deal.pk, key=key) >= settings.RANKED_ATTEMPTS_PER_ADDRESS
 
 

@@ -4,8 +4,10 @@ attempts, which guards those attempts and nothing else."""
 from __future__ import annotations
 
 import datetime
+import threading
 
 import pytest
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -229,6 +231,30 @@ def test_signing_up_playing_the_daily_and_deleting_the_account_never_frees_the_a
         assert response.status_code == 204
     assert ranked == [True, True, True, False, False]
     assert not Game.objects.exists() and RankedSlot.objects.filter(player=None).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_first_starts_from_one_address_take_exactly_the_allowance(settings):
+    settings.RANKED_ATTEMPTS_PER_ADDRESS = 3
+    deal_for_date(date=NOON.date())
+    players = [Player.objects.create(nickname=f"Pupil {index}") for index in range(8)]
+    ready = threading.Barrier(len(players))
+    started: list[Game] = []
+
+    def start_daily(player: Player) -> None:
+        try:
+            ready.wait()
+            started.append(game_start(player=player, mode="daily", now=NOON, address=ADDRESS)[0])
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=start_daily, args=(player,)) for player in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(game.ranked for game in started) == [False] * 5 + [True] * 3
+    assert RankedSlot.objects.count() == 3
 
 
 @pytest.mark.django_db
