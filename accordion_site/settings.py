@@ -330,9 +330,10 @@ API_PLAYER_RATE = os.environ.get("API_PLAYER_RATE", "600/minute")
 FINISH_RATE = os.environ.get("FINISH_RATE", "30/minute")
 GAME_START_RATE = os.environ.get("GAME_START_RATE", "30/minute")
 # Sockets one player (or one visitor's session) may hold open at once, per web process; visitors with
-# no session at all are counted by address, which many may share.
+# no session at all (a watcher who has not played) are counted by address, which a whole school or a
+# carrier's customers may share: 1,000 a process is a flood ceiling no crowd of watchers meets.
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))
-SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "100"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # A process holding race-room sockets says it is alive this often; one silent for RACE_PROCESS_SILENT_S
 # (killed, its machine lost) has its sockets taken off their seats by another (games/races/relay.py).
 RACE_PROCESS_BEAT_S = float(os.environ.get("RACE_PROCESS_BEAT_S", "5"))
