@@ -17,14 +17,15 @@ from .test_languages_in_browser import AXE, serious_violations
 pytestmark = pytest.mark.e2e
 
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
-# Persian: "is playing this game", and "finish your own daily game first".
+# Persian: "is playing this game", and "which nobody else can watch".
 PLAYING_FA = (
     "\u062f\u0631 \u062d\u0627\u0644 \u0627\u0646\u062c\u0627\u0645 "
     "\u0627\u06cc\u0646 \u0628\u0627\u0632\u06cc \u0627\u0633\u062a"
 )
-FINISH_YOURS_FIRST_FA = (
-    "\u0627\u0648\u0644 \u0628\u0627\u0632\u06cc \u0631\u0648\u0632\u0627\u0646\u0647\u0654 "
-    "\u062e\u0648\u062f\u062a\u0627\u0646 \u0631\u0627 \u062a\u0645\u0627\u0645 \u06a9\u0646\u06cc\u062f"
+NOBODY_ELSE_CAN_WATCH_FA = (
+    "\u0647\u06cc\u0686\u200c\u06a9\u0633 \u062f\u06cc\u06af\u0631\u06cc "
+    "\u0646\u0645\u06cc\u200c\u062a\u0648\u0627\u0646\u062f "
+    "\u062a\u0645\u0627\u0634\u0627\u06cc\u0634 \u06a9\u0646\u062f"
 )
 
 
@@ -102,7 +103,7 @@ def test_someone_elses_game_in_play_says_why_it_will_not_open_and_leads_to_watch
     expect(stranger.locator(PILE)).to_have_count(51)
 
 
-def test_todays_daily_in_play_tells_a_persian_visitor_to_finish_their_own_first_and_leads_home(
+def test_todays_daily_in_play_tells_a_persian_visitor_nobody_else_can_watch_it_and_leads_to_the_board(
     page: Page, browser: Browser, site_url: str
 ) -> None:
     page.goto("/")
@@ -114,10 +115,25 @@ def test_todays_daily_in_play_tells_a_persian_visitor_to_finish_their_own_first_
 
         panel = stranger.get_by_test_id("unavailable")
         expect(panel.get_by_role("heading")).to_contain_text(PLAYING_FA)
-        expect(panel).to_contain_text(FINISH_YOURS_FIRST_FA)
+        expect(panel).to_contain_text(NOBODY_ELSE_CAN_WATCH_FA)
         expect(stranger.get_by_test_id("unavailable-watch")).to_have_count(0)
-        stranger.get_by_test_id("unavailable-home").click()
-        expect(stranger.get_by_test_id("daily")).to_be_visible()
+        stranger.get_by_test_id("unavailable-board").click()
+        stranger.wait_for_url("**/daily")
+
+
+def test_the_live_list_shows_todays_daily_with_its_piles_but_no_way_to_watch_it(
+    page: Page, other_player_page: Page
+) -> None:
+    page.goto("/")
+    page.get_by_test_id("daily").click()
+    game = open_board(page)
+
+    other_player_page.goto("/live")
+
+    entry = other_player_page.locator(f'[data-testid="live-game"][data-game="{game}"]')
+    expect(entry).to_contain_text("52 piles")
+    expect(entry).to_contain_text("Today's daily deal: nobody can watch it until the day ends (midnight UTC).")
+    expect(entry.get_by_test_id("watch-link")).to_have_count(0)
 
 
 def test_a_player_who_turns_watching_off_leaves_the_live_list(page: Page, other_player_page: Page) -> None:

@@ -90,3 +90,13 @@ def test_a_players_own_events_are_theirs_while_they_play(client):
     game = start(client, mode="daily")
     status, answer = get(client, f"/api/games/{game['id']}/events")
     assert status == 200 and [event["kind"] for event in answer["events"]] == ["start"]
+
+
+def test_a_profile_shows_todays_result_but_neither_its_deal_nor_its_moves(other_client, todays_leader):
+    status, profile = get(other_client, "/api/players/Ada")
+    assert status == 200
+    [entry] = profile["recent"]
+    assert entry["id"] == todays_leader["id"] and entry["daily_date"] == todays_leader["daily_date"]
+    assert {"deal", "moves", "deal_code"} & {name for name, value in entry.items() if value} == set()
+    # The profile links the game; the game itself stays hidden until the day is over.
+    assert get(other_client, f"/api/games/{entry['id']}")[0] == 404
