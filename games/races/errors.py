@@ -44,7 +44,7 @@ class RoomFull(RaceError):
 
 
 class SpoilerWithheld(RaceError):
-    """A ghost on a daily deal whose day is not over, for someone who has not finished their attempt."""
+    """A ghost on a daily deal whose day is not over, or a room racing one, for anyone but its player."""
 
     code = "spoiler"
     status = 403

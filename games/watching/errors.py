@@ -7,7 +7,7 @@ from games.errors import GameError
 
 class WatchRefused(GameError):
     """The game exists, but this viewer may not watch it: the player opted out (`not_watchable`), or it
-    would spoil a deal the viewer still has to play (`spoiler`)."""
+    is on a daily deal whose day is not over, or on a deal the viewer is playing (`spoiler`)."""
 
     code = "not_allowed"
     status = 403
