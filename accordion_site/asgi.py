@@ -22,6 +22,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 
 from . import daphne_limits  # noqa: E402
 from .collection import tune_for_serving  # noqa: E402
+from .control_characters import SocketControlCharactersRefused  # noqa: E402
 from .logs import SocketLogContext  # noqa: E402
 from .sockets import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 from .storage import require_collected_static_files  # noqa: E402
@@ -37,10 +38,12 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SiteOriginValidator(
-            OutageGuard(
-                CookieMiddleware(
-                    SocketSessionMiddleware(
-                        PlayerMiddleware(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
+            SocketControlCharactersRefused(
+                OutageGuard(
+                    CookieMiddleware(
+                        SocketSessionMiddleware(
+                            PlayerMiddleware(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
+                        )
                     )
                 )
             )

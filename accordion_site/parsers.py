@@ -1,6 +1,6 @@
-"""The API's JSON parser. A body nested too deeply for Python's parser, and a number too large for a
-float (`1e999`, which Python would read as infinity), are a 400 like any other bad JSON, in the
-request's language."""
+"""The API's JSON parser. A body nested too deeply for Python's parser, a number too large for a
+float (`1e999`, which Python would read as infinity), and a string holding a control character (NUL…,
+accordion_site/control_characters.py) are a 400 like any other bad JSON, in the request's language."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, parsers
+
+from .control_characters import REFUSAL, json_holds_control
 
 
 def _finite(text: str) -> float:
@@ -29,7 +31,10 @@ class JSONParser(parsers.JSONParser):
         # DRF's own choice of charset: text charsets only (a bz2 "charset" would inflate past the size limit).
         encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]  # not in the stubs
         try:
-            return json.load(codecs.getreader(encoding)(stream), parse_float=_finite, parse_constant=_constant)
+            body = json.load(codecs.getreader(encoding)(stream), parse_float=_finite, parse_constant=_constant)
+            if json_holds_control(body):
+                raise ValueError(REFUSAL)
+            return body
         except RecursionError:
             reason = "nested too deeply"
         except ValueError as error:

@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Request id, player and timing on every log line of the request (accordion_site/logs.py).
     "accordion_site.logs.RequestLogMiddleware",
+    # A control character (NUL…) in the path, query string or a header is a 400 (accordion_site/control_characters.py).
+    "accordion_site.control_characters.ControlCharactersRefused",
     # /healthz for load balancers, ahead of the host check (accordion_site/views.py); it is exempt from
     # the HTTPS redirect too (SECURE_REDIRECT_EXEMPT).
     "accordion_site.views.HealthCheckFirst",
@@ -263,6 +265,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# Django's database sessions; a malformed session cookie (a NUL in it…) is a fresh session (accordion_site/sessions.py).
+SESSION_ENGINE = "accordion_site.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
