@@ -414,9 +414,16 @@ async def test_a_process_taken_for_dead_while_alive_closes_its_counted_sockets_s
 async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_refused_and_hear_none_of_it(
     live_room, host, third, quick_countdown
 ):
+    # The host's own attempt at today's daily: three moves of its winning line 0.1 s apart, then the end.
     now = timezone.now()
-    daily, _ = await sync_to_async(services.game_services.game_start)(player=host, mode="daily", now=now)
-    daily = await sync_to_async(game_finish)(game_id=daily.pk, player=host, moves=[], now=now)
+    played = now - datetime.timedelta(seconds=30)
+    daily, _ = await sync_to_async(services.game_services.game_start)(player=host, mode="daily", now=played)
+    line = daily.deal.solution[:3]
+    for index, move in enumerate(line):
+        at = played + datetime.timedelta(seconds=0.5 + index / 10)
+        await sync_to_async(game_move)(game_id=daily.pk, player=host, move=move, now=at)
+    done = played + datetime.timedelta(seconds=1)
+    daily = await sync_to_async(game_finish)(game_id=daily.pk, player=host, moves=line, now=done)
     # A player who has finished their own attempt is kept out like anyone else.
     own, _ = await sync_to_async(services.game_services.game_start)(player=third, mode="daily", now=now)
     await sync_to_async(game_finish)(game_id=own.pk, player=third, moves=[], now=now)
@@ -436,6 +443,8 @@ async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_re
     racing = await room_until(host_socket, lambda room: room["state"] == "racing")
     assert racing["deal"] == daily.deal.cards  # to the host alone
     assert (await until(host_socket, "start"))["game"]["deal"] == daily.deal.cards
+    heard = [await until(host_socket, "progress") for _ in line]
+    assert [entry["move"] for entry in heard] == line  # the ghost's moves, to the host alone
     for socket in (visitor, watcher):
         assert await socket.receive_nothing(timeout=0.5)
     await close(host_socket, visitor, watcher)
