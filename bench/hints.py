@@ -32,6 +32,7 @@ def main() -> None:
     os.environ["LOG_LEVEL"] = "WARNING"
     os.environ["ALLOWED_HOSTS"] = "testserver"  # the test client's host name
     os.environ["SOLVER_REQUESTS_PER_MINUTE"] = str(10 * games)
+    os.environ["GAME_START_RATE"] = f"{10 * games}/minute"
 
     import django
 
