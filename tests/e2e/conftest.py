@@ -26,6 +26,13 @@ from bench.cluster import ClusterError, daphne_process, manage
 from bench.cluster import fresh_database as cluster_database
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every browser context is a new guest from 127.0.0.1: the per-address allowances would stop the suite,
+# so the server lifts them (tests/games/test_fair_play.py covers them).
+LIFTED_ALLOWANCES = {
+    "RANKED_ATTEMPTS_PER_ADDRESS": "10000",
+    "API_VISITOR_RATE": "100000/minute",
+    "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "100000",
+}
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -85,11 +92,7 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
             "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
             "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
             "PYTHONUNBUFFERED": "1",
-            # Every browser context is a new guest from 127.0.0.1: the per-address allowances would stop
-            # the suite, so they are lifted here (tests/games/test_fair_play.py covers them).
-            "RANKED_ATTEMPTS_PER_ADDRESS": "10000",
-            "API_VISITOR_RATE": "100000/minute",
-            "SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS": "100000",
+            **LIFTED_ALLOWANCES,
         }
         try:
             manage(env, "migrate", "--noinput")

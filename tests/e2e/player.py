@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from contextlib import AbstractContextManager
 from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from .conftest import player_page
+from .conftest import LIFTED_ALLOWANCES, ROOT, player_page
 
 PILE = '[data-testid="pile"]'
 MY_PILES = '[data-testid="my-board"] [data-testid="pile"]'  # the racer's own board on the race page
@@ -24,6 +26,28 @@ def visitor_page(browser: Browser, site_url: str, *, language: str, size: str) -
     """A new visitor's page, its browser speaking `language` (a key of LANGUAGES), of `size` (a key of SIZES)."""
     width, height = SIZES[size]
     return player_page(browser, site_url, width=width, height=height, locale=LANGUAGES[language])
+
+
+def server_shell(database_url: str, code: str) -> str:
+    """Run `code` in `manage.py shell` on the e2e server's database, with its settings; return what it
+    printed last."""
+    env = {
+        **os.environ,
+        **LIFTED_ALLOWANCES,
+        "DEBUG": "1",
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+    }
+    done = subprocess.run(
+        [ROOT / ".venv" / "bin" / "python", "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return (done.stdout.strip().splitlines() or [""])[-1]
 
 
 def pile(page: Page, index: int) -> Locator:

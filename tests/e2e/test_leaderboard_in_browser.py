@@ -3,20 +3,15 @@ sees both in the right order; once the day is over, one replays the other's game
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .player import PILE, end_game, open_board
+from .player import PILE, end_game, open_board, server_shell
 from .test_play_in_browser import play_any_move
 
 pytestmark = pytest.mark.e2e
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # Run in the e2e server's database: today's daily deal and its board become yesterday's, as if
 # the server's clock had passed midnight (the server itself cannot be made to wait for one).
@@ -35,22 +30,7 @@ print(yesterday.isoformat())
 
 def end_the_day(database_url: str) -> str:
     """Move today's daily into the past in the server's database; return the date it now has."""
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
-    }
-    done = subprocess.run(
-        [ROOT / ".venv" / "bin" / "python", "manage.py", "shell", "-c", END_THE_DAY],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.strip().splitlines()[-1]
+    return server_shell(database_url, END_THE_DAY)
 
 
 def nickname(page: Page) -> str:

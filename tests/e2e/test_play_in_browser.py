@@ -22,6 +22,7 @@ from .player import (
     pile,
     play,
     play_any_move,
+    server_shell,
     start_code_game,
 )
 
@@ -29,6 +30,10 @@ pytestmark = pytest.mark.e2e
 
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
 API_POLL_TIMEOUT_S = 10
+ADDRESS_LIMIT_NOTE = (
+    "Practice game: the day's ranked attempts from your network are used up; an account a day old or more "
+    "keeps a ranked attempt of its own."
+)
 
 
 # ---------------------------------------------------------------- what a player does
@@ -133,6 +138,43 @@ def test_the_daily_deal_ends_with_the_verified_score_and_reopens_as_practice(pag
     again = api_game(page, practice)
     assert (again["mode"], again["ranked"], again["status"], again["moves"]) == ("daily", False, "playing", [])
     assert again["deal"] == stored["deal"]
+
+
+# Run in the e2e server's database: the day's ranked attempts from 127.0.0.1, where every browser of the
+# suite comes from, are all taken (or, with TAKEN = False, given back).
+ADDRESS_SLOTS = """
+import datetime
+from django.conf import settings
+from games import fair_play
+from games.models import RankedSlot
+from games.services import deal_for_date
+TAKEN = {taken}
+now = datetime.datetime.now(datetime.UTC)
+deal = deal_for_date(date=now.date())
+key = fair_play.address_key("127.0.0.1")
+if TAKEN:
+    slots = (RankedSlot(deal=deal, address_key=key, taken_at=now) for _ in range(settings.RANKED_ATTEMPTS_PER_ADDRESS))
+    RankedSlot.objects.bulk_create(slots)
+else:
+    RankedSlot.objects.filter(deal=deal, address_key=key, player=None, game=None).delete()
+"""
+
+
+def test_past_the_networks_ranked_attempts_the_daily_is_practice_and_the_page_says_why(
+    page: Page, site_database_url: str
+) -> None:
+    server_shell(site_database_url, ADDRESS_SLOTS.format(taken=True))
+    try:
+        page.goto("/")
+        page.get_by_test_id("daily").click()
+        open_board(page)
+        chip = page.locator('[data-role="ranked"]')
+        expect(chip).to_have_text("Practice")
+        expect(chip).to_have_attribute("title", ADDRESS_LIMIT_NOTE)
+        end_game(page)
+        expect(page.locator('[data-role="result-note"]')).to_have_text(ADDRESS_LIMIT_NOTE)
+    finally:
+        server_shell(site_database_url, ADDRESS_SLOTS.format(taken=False))
 
 
 def test_clicking_a_pile_that_cannot_move_changes_nothing(page: Page) -> None:
