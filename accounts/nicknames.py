@@ -4,24 +4,25 @@ when two nicknames are the same one.
 A nickname is 3 to 20 characters after trimming: letters of any script (with their combining marks),
 digits, `_` and `-`, never mixing the Latin, Cyrillic, Greek, Armenian and Cherokee alphabets (their
 look-alike letters would let "Ada" with a Cyrillic capital A, U+0410, pass for "Ada"), and nothing
-invisible (Unicode's default-ignorable code points). It is stored in Unicode NFKC form,
-so full-width or ligature look-alikes become plain letters. Two nicknames are the same when their
-keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, the Arabic yeh and
-kaf read as the Persian ones (keyboards type either, and they look the same), and look-alike letters
-of those five alphabets read as one letter (accounts/look_alikes.py, from Unicode's confusables), so a
-nickname written wholly in Greek or Cyrillic cannot pass for a Latin one either: "\u03a114" with a Greek
-capital Rho is "P14", and Cyrillic "\u0420\u0415\u0422\u0410" is "PETA".
+invisible (Unicode's default-ignorable code points). It is stored in Unicode NFKC form, so full-width
+or ligature look-alikes become plain letters. A guest's or a stand-in's form ("Guest-4821",
+"Deleted-4821", in any of the site's languages) is kept for the site. Two nicknames are the same when
+their keys are equal: NFKC, case-folded, every decimal digit read as its ASCII digit, the Arabic yeh
+and kaf read as the Persian ones (keyboards type either, and they look the same), then Unicode's own
+look-alike reading, the UTS #39 skeleton (ICU's SpoofChecker, from Unicode's confusables.txt, in any
+script: "A1ice", Lisu "\ua4eelice" and Coptic "Ali\u2ca5e" are "Alice"), and, since case is folded and
+a capital I looks like l, i, l and 1 read as one letter and 0 as o.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
+import icu
 from django.utils.translation import gettext as _
 
 from accordion_site.languages import local_number
-
-from .look_alikes import LOOK_ALIKES
 
 NICKNAME_MIN_LENGTH = 3
 NICKNAME_MAX_LENGTH = 20
@@ -42,7 +43,10 @@ _INVISIBLE = (
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )  # fmt: skip
 _PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
-_LOOK_ALIKE_LETTERS = str.maketrans({letter: reading for reading, letters in LOOK_ALIKES.items() for letter in letters})
+# After case folding a capital I is an i, and it looks like l and 1 (which the skeleton reads as l).
+_LOOK_ALIKES_ONCE_FOLDED = str.maketrans({"i": "l", "0": "o"})
+# ICU's checker, whose skeleton is UTS #39's; it keeps no state between calls.
+_SPOOF_CHECKER = icu.SpoofChecker()
 # Migration accounts/0005 gave a later player whose nickname had become an older one's look-alike the key
 # "<key>#<player id>": no nickname holds a "#", so no other nickname can have that key. A key is at most twice
 # as long as its nickname (ß → ss), so the id fits within NICKNAME_KEY_MAX_LENGTH.
@@ -114,11 +118,35 @@ def nickname_folded(nickname: str) -> str:
     return digits_read.translate(_PERSIAN_LETTERS)
 
 
+def _skeleton(text: str) -> str:
+    return str(_SPOOF_CHECKER.getSkeleton(0, text))
+
+
+def _folded_look_alikes(text: str) -> str:
+    return text.casefold().translate(_LOOK_ALIKES_ONCE_FOLDED)
+
+
 def nickname_key(nickname: str) -> str:
     """The form two nicknames are compared in: equal keys are the same nickname."""
-    # Decomposed, so that an accented look-alike (Greek alpha with tonos) is read as the accented Latin letter.
-    decomposed = unicodedata.normalize("NFD", nickname_folded(nickname))
-    return unicodedata.normalize("NFC", decomposed.translate(_LOOK_ALIKE_LETTERS))
+    # First the skeleton of the capitals, since a small letter is the same nickname as its capital (so the
+    # capital's look-alike is read for both: Cyrillic "\u0440\u0435\u0442\u0430" reads PETA), then of the
+    # small letters that gives (Latin alpha reads a).
+    capitals = _folded_look_alikes(_skeleton(nickname_folded(nickname).upper()))
+    return unicodedata.normalize("NFC", _folded_look_alikes(_skeleton(capitals)))
+
+
+_DIGIT_KEYS = frozenset(nickname_key("0123456789"))
+
+
+def nickname_is_reserved(nickname: str, *, words: Iterable[str]) -> bool:
+    """Whether the nickname reads as one the site makes: one of `words` ("Guest"), "-" and a number."""
+    word, dash, number = nickname.rpartition("-")
+    if not dash or not number:
+        return False
+    number_key = nickname_key(number)
+    return nickname_key(word) in {nickname_key(reserved) for reserved in words} and all(
+        character in _DIGIT_KEYS for character in number_key
+    )
 
 
 def nickname_key_set_apart(key: str, *, player_id: int) -> str:

@@ -7,6 +7,7 @@ import logging
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.sessions.backends.base import SessionBase
@@ -15,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext_lazy
 
 from accordion_site.languages import persian_digits
 from games.transfers import games_erase, games_transfer
@@ -30,7 +31,7 @@ from .errors import (
     WrongPassword,
 )
 from .models import Player
-from .nicknames import NicknameRuleError, nickname_clean
+from .nicknames import NicknameRuleError, nickname_clean, nickname_is_reserved
 from .passwords import password_hash, password_verify
 from .selectors import SESSION_PLAYER_KEY, player_by_nickname, player_from_session, player_is_referenced
 
@@ -39,6 +40,19 @@ logger = logging.getLogger(__name__)
 GUEST_NICKNAME_ATTEMPTS = 12
 # Accounts log in with their nickname; the Django user's own username is an internal handle.
 ACCOUNT_USERNAME = "player-{id}"
+
+
+# The words of the nicknames the site makes ("Guest-4821", "Deleted-4821"), kept from people's choosing.
+GUEST_WORD = pgettext_lazy("the start of a generated nickname", "Guest")
+DELETED_WORD = pgettext_lazy("the start of the nickname that stands in for a deleted player", "Deleted")
+
+
+def _reserved_words() -> list[str]:
+    words = []
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            words += [str(GUEST_WORD), str(DELETED_WORD)]
+    return words
 
 
 def _numbered_nickname(word: str, attempt: int) -> str:
@@ -65,9 +79,14 @@ def _numbered_player_create(word: str, **fields: object) -> Player:
 
 def _nickname_valid(text: str) -> str:
     try:
-        return nickname_clean(text)
+        nickname = nickname_clean(text)
     except NicknameRuleError as error:
         raise NicknameInvalid(str(error)) from error
+    if nickname_is_reserved(nickname, words=_reserved_words()):
+        raise NicknameInvalid(
+            _("nicknames such as %(nickname)r are the site's own: choose another") % {"nickname": nickname}
+        )
+    return nickname
 
 
 def _nickname_free(nickname: str, *, player: Player | None) -> None:
@@ -90,7 +109,7 @@ def _save_nickname(player: Player, nickname: str) -> None:
 @transaction.atomic
 def guest_create() -> Player:
     """A new guest player with a generated nickname such as "Guest-4821", in the active language."""
-    return _numbered_player_create(pgettext("the start of a generated nickname", "Guest"))
+    return _numbered_player_create(str(GUEST_WORD))
 
 
 @transaction.atomic
@@ -228,9 +247,7 @@ def account_delete(*, request: HttpRequest, player: Player, password: str, now: 
 @transaction.atomic
 def _account_erase(*, request: HttpRequest, player: Player, checked: str, now: datetime.datetime) -> None:
     user = _lock_unchanged(user=player.user, checked=checked)
-    stand_in = _numbered_player_create(
-        pgettext("the start of the nickname that stands in for a deleted player", "Deleted"), watchable=False
-    )
+    stand_in = _numbered_player_create(str(DELETED_WORD), watchable=False)
     erased = games_erase(player=player, stand_in=stand_in, now=now)
     if not player_is_referenced(player=stand_in):
         stand_in.delete()

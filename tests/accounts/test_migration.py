@@ -54,12 +54,13 @@ def test_look_alikes_keep_their_nicknames_and_the_older_player_keeps_the_key(sch
 
     rows = {pk: (nickname, key) for pk, nickname, key in Player.objects.values_list("pk", "nickname", "nickname_key")}
     assert [rows[pk][0] for pk in ids] == nicknames
+    peta, p14 = nickname_key("PETA"), nickname_key("P14")
     assert [rows[pk][1] for pk in ids] == [
-        "peta",
-        f"peta#{ids[1]}",
-        "p14",  # the Greek one came first: the Latin one, whose key did not change, is set apart
-        f"p14#{ids[3]}",
-        f"peta#{ids[4]}",
+        peta,
+        f"{peta}#{ids[1]}",
+        p14,  # the Greek one came first: the Latin one is set apart
+        f"{p14}#{ids[3]}",
+        f"{peta}#{ids[4]}",
         nickname_key("\u041e\u043b\u0435\u0433"),
     ]
 
@@ -89,3 +90,19 @@ def test_no_one_else_can_take_a_set_apart_nickname_but_its_player_may_change_its
     status, answer = rename(player_client(Player.objects.get(pk=later)), "\u0420\u0435\u0442\u0430")
     assert status == 200 and answer["nickname"] == "\u0420\u0435\u0442\u0430"
     assert Player.objects.get(pk=later).nickname_key == f"peta#{later}"
+
+
+def test_skeleton_look_alikes_made_before_the_skeletons_keep_their_nicknames_and_the_older_keeps_the_key(
+    schema_restored,
+):
+    OldPlayer = migrate([("accounts", "0005_nickname_key_look_alikes")]).get_model("accounts", "Player")
+    ids = [
+        OldPlayer.objects.create(nickname=nickname, nickname_key=nickname_folded(nickname)).pk
+        for nickname in ["Alice", "AIice", "Bob"]
+    ]
+
+    Player = migrate([("accounts", "0006_nickname_key_skeletons")]).get_model("accounts", "Player")
+
+    keys = dict(Player.objects.values_list("pk", "nickname_key"))
+    alice = nickname_key("Alice")
+    assert [keys[pk] for pk in ids] == [alice, f"{alice}#{ids[1]}", nickname_key("Bob")]
