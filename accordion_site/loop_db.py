@@ -6,8 +6,9 @@ there and back alone (bench/socket_floor.py, `consumer` against `thread`), and D
 machinery as much again: as much as the rest of a move. Here a statement is sent on an idle
 connection of this event loop's own, waited for by the loop, and answered: no thread, no hop.
 
-Bounded, and never a queue: when every connection of the loop is busy (statements held up by a row
-lock, a burst), `execute` raises `LoopConnectionsBusy` at once and the caller takes the database
+An idle connection that the server ended (a restart) is found before use, by a look at its socket,
+and replaced. Bounded, and never a queue: when every connection of the loop is busy (statements held up
+by a row lock, a burst), `execute` raises `LoopConnectionsBusy` at once and the caller takes the database
 threads instead, so no socket waits behind another's statement. A connection that fails is closed and
 a fresh one made on a later call; the failure reaches the caller as Django's `OperationalError`, which
 every socket answers with "try again" (accordion_site.errors.OUTAGES).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -52,7 +54,7 @@ class LoopConnections:
 
     async def execute(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         """Run one statement and return its first row (None when it returns none)."""
-        connection = self.idle.pop() if self.idle else await self._connect()
+        connection = await self._idle_alive() or await self._connect()
         try:
             cursor = connection.cursor()
             await cursor.execute(sql, params)
@@ -69,6 +71,18 @@ class LoopConnections:
             raise OperationalError(str(error)) from error
         self.idle.append(connection)
         return row
+
+    async def _idle_alive(self) -> psycopg.AsyncConnection[Any] | None:
+        """An idle connection the server has not ended, or None. An idle connection is sent nothing, so one
+        with something to read has heard the server end it (a PostgreSQL restart, a failover): closed
+        here, it costs no move its "try again". A look at the socket, no round trip."""
+        while self.idle:
+            connection = self.idle.pop()
+            if not select.select([connection.pgconn.socket], [], [], 0)[0]:
+                return connection
+            self.open -= 1
+            await connection.close()
+        return None
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         if self.open >= self.limit:

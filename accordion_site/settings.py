@@ -126,6 +126,9 @@ DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
 # threads take the move.
 DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "16"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, whose pool checks each connection as it hands it out, so that one the server
+    # ended (a PostgreSQL restart, a failover) is replaced instead of failing a request.
+    DATABASES["default"]["ENGINE"] = "accordion_site.postgresql"
     # psycopg's pool: each database call borrows a connection and gives it back. Its size bounds a
     # process's connections: the database threads, the request thread, and some slack.
     DATABASES["default"]["OPTIONS"] = {

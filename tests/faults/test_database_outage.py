@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
+import psycopg
 import pytest
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
@@ -26,6 +28,7 @@ from tests.faults.conftest import (
     wait_until_healthy,
 )
 from tests.faults.processes import TcpRelay
+from tests.production import postgres_server_url
 
 pytestmark = pytest.mark.services
 
@@ -87,3 +90,34 @@ def refused_socket(visitor: Visitor, path: str, port: int) -> tuple[dict[str, ob
             return message, socket.close_code
 
     return asyncio.run(open_and_listen())
+
+
+def end_the_database_connections(database: str) -> int:
+    """What a PostgreSQL restart does to the processes' open connections: ends them all, server side.
+    Returns how many were ended."""
+    with psycopg.connect(postgres_server_url(), autocommit=True) as maintenance:
+        rows = maintenance.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [database],
+        ).fetchall()
+    return len(rows)
+
+
+async def test_after_the_database_restarts_no_request_or_move_fails(
+    redis_url: str, tmp_path: Path, production_site: PreparedSite, winning_game
+):
+    line = winning_game["moves"]
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as daphnes:
+        visitors = [Visitor(daphne) for daphne in daphnes]
+        status, game = visitors[0].request("POST", "/api/games", {"mode": "code", "code": winning_game["deal_code"]})
+        assert status == 201, game
+        tab = await visitors[0].socket(f"{game['ws']}?v=1")
+        await play(tab, line[:3])  # the event loop's own connections are open now
+        for visitor in visitors:  # and each process's pool holds a few
+            await asyncio.gather(*(request(visitor, "GET", "/api/live") for _ in range(8)))
+
+        assert end_the_database_connections(f"faults_{os.getpid()}") > 0
+        answers = [await request(visitors[index % 2], "GET", "/api/live") for index in range(20)]
+        assert [status for status, _ in answers] == [200] * 20
+        await play(tab, line[3:8], first_n=4)
+        await tab.close()

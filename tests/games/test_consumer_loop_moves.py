@@ -4,6 +4,8 @@ database threads take it, and a connection that fails costs one "try again", nev
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -163,36 +165,64 @@ async def test_with_the_loops_connection_held_by_a_row_lock_another_games_move_i
 
 @sync_to_async
 def end_loop_connections() -> int:
+    """End the loop's connections server side, as a PostgreSQL restart does, and wait until they are gone.
+    Returns how many were ended."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND application_name = %s",
             [APPLICATION_NAME],
         )
-        return cursor.fetchone()[0]
+        ended = cursor.fetchone()[0]
+        for _ in range(100):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s",
+                [APPLICATION_NAME],
+            )
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
+    return ended
 
 
-async def test_a_loop_connection_lost_answers_try_again_and_the_move_sent_again_is_stored_once(
+@sync_to_async
+def until_a_loop_statement_waits_for_a_lock() -> None:
+    with connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name = %s AND wait_event_type = 'Lock'",
+                [APPLICATION_NAME],
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.05)
+    raise AssertionError("no statement of the loop waits for the row lock")
+
+
+async def test_a_loop_connection_lost_during_a_move_answers_try_again_and_the_move_sent_again_is_stored_once(
     code_game, player, winning_game
 ):
-    first, second, third = winning_game["moves"][:3]
+    first, second = winning_game["moves"][:2]
     socket = await open_socket(code_game, player)
     assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
-    assert (await answer(socket, {"t": "move", "move": second, "n": 2}))["v"] == 3  # opens the loop's connection
-    assert await end_loop_connections() == 1
-
-    refused = await answer(socket, {"t": "move", "move": third, "n": 3})
-    again = await answer(socket, {"t": "move", "move": third, "n": 3})
+    async with row_locked(code_game):
+        await socket.send_json_to({"t": "move", "move": second, "n": 2})
+        await until_a_loop_statement_waits_for_a_lock()
+        assert await end_loop_connections() == 1
+        refused = await socket.receive_json_from(timeout=5)
+    again = await answer(socket, {"t": "move", "move": second, "n": 2})
 
     assert (refused["t"], refused["code"]) == ("reject", "unavailable")
-    assert (again["t"], again["v"]) == ("ack", 4)
-    assert await stored_line(code_game) == ([first, second, third], [1, 2, 3, 4])
+    assert (again["t"], again["v"]) == ("ack", 3)
+    assert await stored_line(code_game) == ([first, second], [1, 2, 3])
     await socket.disconnect()
 
 
-async def test_after_the_database_restarts_one_move_is_refused_and_the_next_is_stored(code_game, player, winning_game):
-    """A restart ends every loop connection: the first move to meet a dead one is refused, and the
-    other dead ones are dropped with it, so the move sent again gets a fresh connection."""
+async def test_after_the_database_restarts_the_next_moves_are_stored_on_fresh_connections(
+    code_game, player, winning_game
+):
+    """A restart ends every idle loop connection; each is found ended before a move would use it."""
     free_game, _ = await sync_to_async(services.game_start)(
         player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
     )
@@ -206,10 +236,8 @@ async def test_after_the_database_restarts_one_move_is_refused_and_the_next_is_s
     assert (await stuck.receive_json_from(timeout=5))["v"] == 3
     assert await end_loop_connections() == 2
 
-    refused = await answer(free, {"t": "move", "move": third, "n": 3})
-    again = await answer(free, {"t": "move", "move": third, "n": 3})
-
-    assert (refused["t"], refused["code"]) == ("reject", "unavailable")
-    assert (again["t"], again["v"]) == ("ack", 4)
+    for socket in (stuck, free):
+        moved = await answer(socket, {"t": "move", "move": third, "n": 3})
+        assert (moved["t"], moved["v"]) == ("ack", 4)
     await stuck.disconnect()
     await free.disconnect()
