@@ -17,6 +17,7 @@ from channels.sessions import CookieMiddleware  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
+from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -42,7 +43,9 @@ application = ProtocolTypeRouter(
                 OutageGuard(
                     CookieMiddleware(
                         SocketSessionMiddleware(
-                            PlayerMiddleware(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
+                            PlayerMiddleware(
+                                SignedOutSocketsClosed(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
+                            )
                         )
                     )
                 )

@@ -34,6 +34,7 @@ from .models import Player
 from .nicknames import NicknameRuleError, nickname_clean, nickname_is_reserved
 from .passwords import password_hash, password_verify
 from .selectors import SESSION_PLAYER_KEY, player_by_nickname, player_from_session, player_is_referenced
+from .signouts import signout_publish
 
 logger = logging.getLogger(__name__)
 
@@ -255,12 +256,17 @@ def _account_erase(*, request: HttpRequest, player: Player, checked: str, now: d
     player.delete()
     user.delete()
     logout(request)
+    signout_publish(player_id=player_id)
     logger.info("player %s deleted their account (%s games deleted)", player_id, erased)
 
 
 def account_logout(*, request: HttpRequest) -> None:
-    """End the session: its player, guest or account, is no longer this browser's."""
+    """End the session: its player, guest or account, is no longer this browser's, and the account's
+    sockets opened with it close."""
+    player = player_from_session(request.session)
     logout(request)
+    if player is not None and player.is_account:
+        signout_publish(player_id=player.pk)
 
 
 def account_password_change(*, request: HttpRequest, player: Player, old: str, new: str) -> None:
@@ -278,5 +284,7 @@ def _password_store(*, request: HttpRequest, player: Player, checked: str, encod
     user = _lock_unchanged(user=player.user, checked=checked)
     user.password = encoded
     user.save(update_fields=["password"])
+    kept = request.session.session_key
     update_session_auth_hash(request, user)
+    signout_publish(player_id=player.pk, kept_session=kept)
     logger.info("player %s changed their password", player.pk)

@@ -1,5 +1,5 @@
 """The session of an account opens its game sockets as it opens its pages; a session that has lost its
-login (a password change on another device) no longer does."""
+login (a password change on another device, a logout) no longer does, and its open sockets close."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accordion_site.asgi import application
+from accounts.signouts import CLOSE_SIGNED_OUT
 from tests.api_client import post, start
 from tests.games.sockets import FROM_THE_SITE, refusal
 
@@ -50,4 +51,48 @@ async def test_a_session_logged_out_by_a_password_change_elsewhere_is_refused(ad
     browser, game_id = ada_and_game
     await sync_to_async(change_password_elsewhere)()
     code, message = await refusal(socket_of(browser, game_id))
-    assert code == 4403 and message is not None and message["t"] == "refused"
+    assert code == CLOSE_SIGNED_OUT and message is not None and message["code"] == "signed_out"
+
+
+async def opened(socket: WebsocketCommunicator) -> WebsocketCommunicator:
+    accepted, _ = await socket.connect()
+    assert accepted
+    assert (await socket.receive_json_from())["t"] == "state"
+    return socket
+
+
+async def signed_out(socket: WebsocketCommunicator) -> tuple[dict, int]:
+    """The refusal an open socket receives within 2 s, and the close code after it."""
+    message = await socket.receive_json_from(timeout=2)
+    closing = await socket.receive_output(timeout=2)
+    assert closing["type"] == "websocket.close", closing
+    await socket.disconnect()
+    return message, closing["code"]
+
+
+async def test_a_password_change_elsewhere_closes_the_accounts_open_sockets_but_not_its_own(ada_and_game):
+    browser, game_id = ada_and_game
+    old_tab = await opened(socket_of(browser, game_id))
+    elsewhere = Client()
+    await sync_to_async(post)(elsewhere, "/api/accounts/login", {"nickname": "Ada", "password": PASSWORD})
+    new_tab = await opened(socket_of(elsewhere, game_id))
+
+    changed = await sync_to_async(post_for_status)(
+        elsewhere, "/api/accounts/password", {"old": PASSWORD, "new": "a new secret"}
+    )
+
+    assert changed == 204
+    message, code = await signed_out(old_tab)
+    assert (message["t"], message["code"], code) == ("refused", "signed_out", CLOSE_SIGNED_OUT)
+    assert await new_tab.receive_nothing(timeout=0.5)
+    await new_tab.disconnect()
+
+
+async def test_a_logout_closes_the_sockets_opened_with_that_session(ada_and_game):
+    browser, game_id = ada_and_game
+    tab = await opened(socket_of(browser, game_id))
+
+    assert await sync_to_async(post_for_status)(browser, "/api/accounts/logout", {}) == 204
+
+    message, code = await signed_out(tab)
+    assert (message["code"], code) == ("signed_out", CLOSE_SIGNED_OUT)
