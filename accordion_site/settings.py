@@ -208,14 +208,25 @@ RANKED_ATTEMPTS_PER_ADDRESS = int(os.environ.get("RANKED_ATTEMPTS_PER_ADDRESS", 
 # An account this old keeps its one ranked daily attempt whatever its address. 24 hours: an account made
 # after a day's deal is out is never old enough during that day, so fresh accounts cannot farm it.
 ACCOUNT_OWN_SLOT_AFTER_HOURS = int(os.environ.get("ACCOUNT_OWN_SLOT_AFTER_HOURS", "24"))
-# A ranked result is held for staff review when a win takes under FAIR_PLAY_MIN_WIN_SECONDS, when the
-# median gap between moves is under FAIR_PLAY_MIN_MEDIAN_MOVE_MS over at least FAIR_PLAY_MIN_TIMED_MOVES
-# moves, or when a finish over REST brings more than FAIR_PLAY_MAX_UNSEEN_MOVES moves that never
-# arrived one by one.
+# Every finished ranked result gets a risk score, 0-100, with its reasons (docs/fair-play.md, "Assessing
+# play"); at FAIR_PLAY_REVIEW_RISK or above it waits off the board for a staff review. The solver's part
+# runs in the pool after the finish, FAIR_PLAY_SOLVER_SECONDS in all and FAIR_PLAY_SOLVER_POSITIONS
+# positions a question (FAIR_PLAY_ASSESS_IN_BACKGROUND off leaves it all to `manage.py assess_games`).
+FAIR_PLAY_REVIEW_RISK = int(os.environ.get("FAIR_PLAY_REVIEW_RISK", "50"))
+FAIR_PLAY_SOLVER_SECONDS = float(os.environ.get("FAIR_PLAY_SOLVER_SECONDS", "8"))
+FAIR_PLAY_SOLVER_POSITIONS = int(os.environ.get("FAIR_PLAY_SOLVER_POSITIONS", "500"))
+FAIR_PLAY_ASSESS_IN_BACKGROUND = env_bool("FAIR_PLAY_ASSESS_IN_BACKGROUND", True)
+# Timing signals: a win under FAIR_PLAY_MIN_WIN_SECONDS, a median think under FAIR_PLAY_MIN_MEDIAN_MOVE_MS
+# (judged over at least FAIR_PLAY_MIN_TIMED_MOVES moves), a finish over REST bringing more than
+# FAIR_PLAY_MAX_UNSEEN_MOVES moves that never arrived one by one.
 FAIR_PLAY_MIN_WIN_SECONDS = int(os.environ.get("FAIR_PLAY_MIN_WIN_SECONDS", "30"))
 FAIR_PLAY_MIN_MEDIAN_MOVE_MS = int(os.environ.get("FAIR_PLAY_MIN_MEDIAN_MOVE_MS", "150"))
-FAIR_PLAY_MIN_TIMED_MOVES = int(os.environ.get("FAIR_PLAY_MIN_TIMED_MOVES", "20"))
+FAIR_PLAY_MIN_TIMED_MOVES = int(os.environ.get("FAIR_PLAY_MIN_TIMED_MOVES", "15"))
 FAIR_PLAY_MAX_UNSEEN_MOVES = int(os.environ.get("FAIR_PLAY_MAX_UNSEEN_MOVES", "3"))
+# A day's first FAIR_PLAY_PROVISIONAL_PLACES places are provisional until staff review them or
+# FAIR_PLAY_FINAL_AFTER_HOURS pass after the finish without a hold.
+FAIR_PLAY_PROVISIONAL_PLACES = int(os.environ.get("FAIR_PLAY_PROVISIONAL_PLACES", "10"))
+FAIR_PLAY_FINAL_AFTER_HOURS = int(os.environ.get("FAIR_PLAY_FINAL_AFTER_HOURS", "24"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import staff, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,4 +15,6 @@ urlpatterns = [
     path("race/<str:code>", views.race, name="race"),
     path("live", views.live, name="live"),
     path("watch/<int:game_id>", views.watch, name="watch"),
+    path("staff/review/", staff.review_queue, name="staff-review-queue"),
+    path("staff/review/<int:game_id>/", staff.review_game, name="staff-review-game"),
 ]

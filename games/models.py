@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -49,7 +50,7 @@ class Game(models.Model):
         ADDRESS_LIMIT = "address_limit", "the day's ranked attempts from the player's address were used up"
 
     class Review(models.TextChoices):
-        PENDING = "pending", "flagged, waiting for staff"
+        PENDING = "pending", "held for review, waiting for staff"
         CLEARED = "cleared", "cleared by staff: on the board"
         CONFIRMED = "confirmed", "confirmed by staff: off the board"
 
@@ -72,10 +73,26 @@ class Game(models.Model):
     practice_reason = models.CharField(
         max_length=16, choices=PracticeReason.choices, blank=True, default="", help_text="Why a daily game is practice."
     )
-    flags = models.JSONField(
-        default=list, blank=True, help_text="Why a ranked result was held for review: [{code, detail}, ...]."
+    risk = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A ranked result's fair-play risk, 0-100 (games.engine.risk)."
+    )
+    risk_reasons = models.JSONField(
+        default=list, blank=True, help_text="The signals behind the risk: [{code, points, detail}, ...]."
+    )
+    verdicts = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The solver on each move, undo and finish, in order: [{status, choices, losing, dead_end}, ...].",
+    )
+    assessed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the solver's verdicts were weighed; null while only timing was."
     )
     review = models.CharField(max_length=9, choices=Review.choices, blank=True, default="")
+    review_reason = models.TextField(blank=True, default="", help_text="Why staff cleared or confirmed it.")
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -92,6 +109,12 @@ class Game(models.Model):
             # Ranked attempts still in play: those of a day that is over get closed.
             models.Index(fields=["deal"], condition=Q(ranked=True, status="playing"), name="game_ranked_playing_idx"),
             models.Index(fields=["review"], condition=Q(review="pending"), name="game_review_pending_idx"),
+            # Finished ranked results whose solver verdicts are still to be weighed (manage.py assess_games).
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(ranked=True, status="finished", assessed_at__isnull=True),
+                name="game_unassessed_idx",
+            ),
             models.Index(fields=["player", "deal", "status"], name="game_player_deal_idx"),
             # A profile's newest finished games (accounts.selectors.player_profile), read without sorting all.
             models.Index(fields=["player", "status", "-finished_at", "-id"], name="game_player_finished_idx"),

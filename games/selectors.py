@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 
 from . import engine, withheld
+from .assessment import timed_events
 from .engine import analysis
 from .errors import GameError, GameFinished, GameNotFound, LinesWithheld, NotYourGame
 from .models import Deal, Game, GameEvent
@@ -117,6 +118,23 @@ def game_on_daily_board(*, game: Game) -> bool:
     )
 
 
+def result_provisional(*, game: Game, rank: int | None, now: datetime.datetime) -> bool:
+    """Whether a result's place on its day's board may still change: not assessed with the solver yet, or
+    among the day's first FAIR_PLAY_PROVISIONAL_PLACES places, not reviewed, and finished less than
+    FAIR_PLAY_FINAL_AFTER_HOURS ago. A result staff cleared is final."""
+    if game.review == Game.Review.CLEARED:
+        return False
+    if game.assessed_at is None:
+        return True
+    waiting = datetime.timedelta(hours=settings.FAIR_PLAY_FINAL_AFTER_HOURS)
+    return (
+        rank is not None
+        and rank <= settings.FAIR_PLAY_PROVISIONAL_PLACES
+        and game.finished_at is not None
+        and now < game.finished_at + waiting
+    )
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class DailyStanding:
     rank: int | None  # None while the result is held for review
@@ -200,3 +218,88 @@ def daily_seed_published(*, date: datetime.date, today: datetime.date) -> DailyS
         seed=seed if over else None,
         attempt=attempt if over else None,
     )
+
+
+def results_to_assess() -> list[int]:
+    """The ids of finished ranked results not assessed with the solver yet, oldest first
+    (game_unassessed_idx)."""
+    unassessed = Game.objects.filter(ranked=True, status=Game.Status.FINISHED, assessed_at__isnull=True)
+    return list(unassessed.order_by("finished_at").values_list("pk", flat=True))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeldResult:
+    """A ranked result waiting for a staff review: the place it would take on its day's board, and its
+    priority (risk ÷ that place: a likely script near the top is looked at first)."""
+
+    game: Game
+    rank: int
+    priority: float
+
+
+def review_queue() -> list[HeldResult]:
+    """The results held for review, the most pressing first (game_review_pending_idx)."""
+    held = []
+    for game in Game.objects.filter(review=Game.Review.PENDING).select_related("player", "deal"):
+        board = daily_board_games(deal_id=game.deal_id)
+        rank = 1 + board.filter(score__gt=game.score).count()
+        rank += board.filter(score=game.score, seconds__lt=game.seconds).count()
+        held.append(HeldResult(game=game, rank=rank, priority=(game.risk or 0) / rank))
+    held.sort(key=lambda found: (-found.priority, found.game.finished_at, found.game.pk))
+    return held
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TimelineRow:
+    """One move, undo or finish of a game under review: when, the gap since the event before, what it
+    did, the pile count after it, and the solver's verdict on it (games.engine.risk.Verdict) once known."""
+
+    number: int
+    kind: str
+    seconds: float
+    gap: float
+    what: str
+    piles: int
+    verdict: dict[str, object] | None
+
+
+def review_timeline(*, game: Game) -> list[TimelineRow]:
+    """A finished game's line on a timeline, for the staff who review it."""
+    rows = []
+    line: list[engine.Move] = []
+    positions = [engine.Position.from_deal(game.deal.cards)]
+    previous = 0.0
+    for number, event in enumerate(timed_events(game)):
+        if event.kind == GameEvent.Kind.UNDO and line:
+            what = f"undo {_card_move(positions[-2], line[-1])}"
+            line.pop()
+            positions.pop()
+        elif event.move is not None:
+            what = _card_move(positions[-1], event.move)
+            line.append(event.move)
+            positions.append(engine.apply_move(positions[-1], event.move))
+        elif event.line is not None:
+            what = f"finish bringing a line of {len(event.line)} moves"
+            line = list(event.line)
+            positions = [engine.replay(game.deal.cards, line)]
+        else:
+            what = "finish"
+        verdict = game.verdicts[number] if number < len(game.verdicts) else None
+        rows.append(
+            TimelineRow(
+                number=number + 1,
+                kind=event.kind,
+                seconds=event.seconds,
+                gap=event.seconds - previous,
+                what=what,
+                piles=positions[-1].piles,
+                verdict=verdict,
+            )
+        )
+        previous = event.seconds
+    return rows
+
+
+def _card_move(position: engine.Position, move: engine.Move) -> str:
+    source, target = move
+    return f"{position.tops[source]} onto {position.tops[target]} ({source}→{target})"

@@ -7,9 +7,11 @@ import datetime
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -18,8 +20,8 @@ from accordion_site.languages import local_number
 from accordion_site.loop_db import LoopConnectionsBusy
 from accounts.models import Player
 
-from . import engine, events, fair_play, selectors, store
-from .engine import solver
+from . import assessment, engine, events, fair_play, selectors, store
+from .engine import risk, solver
 from .engine.cards import describe
 from .engine.deals import CODE_LENGTH
 from .errors import (
@@ -43,7 +45,7 @@ logger = logging.getLogger(__name__)
 
 # The game columns each kind of change writes (besides the version, which every event bumps).
 _MOVE_FIELDS = ["moves", "piles"]
-_FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score", "flags", "review"]
+_FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score", "risk", "risk_reasons", "review"]
 
 
 def deal_for_date(*, date: datetime.date) -> Deal:
@@ -244,9 +246,12 @@ def _record_finish(
     *,
     piles: int,
     now: datetime.datetime,
-    last_move_at: datetime.datetime | None = None,
-    unseen_moves: int = 0,
+    move: Sequence[int] | None = None,
+    line: Sequence[Sequence[int]] | None = None,
 ) -> None:
+    """Store the result. A ranked one is assessed on its timing and history now (held for review when
+    that is enough), and with the solver's verdicts once this commits (game_assess). `move` is the
+    finishing move, `line` the line a finish brought in place of the stored one."""
     seconds = max(0, int((now - game.started_at).total_seconds()))
     game.status = Game.Status.FINISHED
     game.finished_at = now
@@ -254,18 +259,19 @@ def _record_finish(
     game.seconds = seconds
     game.score = engine.score(piles, seconds)
     if game.ranked:
-        flags = fair_play.finish_flags(
-            game=game, seconds=seconds, won=piles == 1, last_move_at=last_move_at, unseen_moves=unseen_moves
+        finishing = risk.TimedEvent(
+            kind=GameEvent.Kind.FINISH,
+            seconds=(now - game.started_at).total_seconds(),
+            move=(move[0], move[1]) if move is not None else None,
+            line=tuple((step[0], step[1]) for step in line) if line is not None else None,
         )
-        game.flags = [flag.as_json() for flag in flags]
-        game.review = Game.Review.PENDING if flags else ""
+        found = assessment.at_finish(game, finishing)
+        game.risk = found.risk
+        game.risk_reasons = [reason.as_json() for reason in found.reasons]
+        game.review = Game.Review.PENDING if assessment.held(found) else ""
+        transaction.on_commit(partial(assessment.in_background, partial(_assess_now, game.pk), game.pk))
     logger.info(
-        "game %s finished: piles=%s seconds=%s score=%s flags=%s",
-        game.pk,
-        piles,
-        seconds,
-        game.score,
-        [flag["code"] for flag in game.flags],
+        "game %s finished: piles=%s seconds=%s score=%s risk=%s", game.pk, piles, seconds, game.score, game.risk
     )
 
 
@@ -294,7 +300,7 @@ def game_move(
             game.moves = [list(step) for step in line]
             game.piles = position.piles
             if position.won:
-                _record_finish(game, piles=position.piles, now=now, last_move_at=now)
+                _record_finish(game, piles=position.piles, now=now, move=move)
             kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
             events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
             return game
@@ -468,9 +474,8 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
             # The finish carries the line only when it is not the stored one (moves played while
             # offline), so that replaying the events always gives the stored game.
             replaced_line = line if line != game.moves else None
-            unseen = fair_play.unseen_move_count(stored=game.moves, finished=line)
             game.moves = line
-            _record_finish(game, piles=position.piles, now=now, unseen_moves=unseen)
+            _record_finish(game, piles=position.piles, now=now, line=replaced_line)
             events.append(game, kind=GameEvent.Kind.FINISH, line=replaced_line, at=now, changed=_FINISH_FIELDS)
             return game
     raise _day_over(game)
@@ -511,16 +516,61 @@ def game_hint(
     return locked, advice
 
 
+def _assess_now(game_id: int) -> None:
+    game_assess(game_id=game_id, now=datetime.datetime.now(datetime.UTC))
+
+
+def game_assess(*, game_id: int, now: datetime.datetime) -> Game | None:
+    """Weigh the solver's verdict on every position a finished ranked game visited, with its timing and
+    the player's history, and store the risk and its reasons; over FAIR_PLAY_REVIEW_RISK the result is
+    held for review (off the board until staff decide). Run after a finish's commit, and by `manage.py
+    assess_games` for any game that was missed; a game assessed already is left alone. None when there
+    is nothing to assess. SolverBusy when the pool cannot take the work now: the game waits."""
+    game = Game.objects.select_related("deal", "player").filter(pk=game_id).first()
+    if game is None or not game.ranked or game.status != Game.Status.FINISHED or game.assessed_at is not None:
+        return None
+    timed = assessment.timed_events(game)
+    budget = settings.FAIR_PLAY_SOLVER_SECONDS
+    # The solver works outside any transaction: the game row is not locked meanwhile.
+    verdicts = solver_run(
+        risk.judge_play, game.deal.cards, timed, budget, settings.FAIR_PLAY_SOLVER_POSITIONS, time_limit=budget
+    )
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("deal", "player").get(pk=game_id)
+        if game.assessed_at is not None:
+            return game
+        found = assessment.weigh(game, timed, verdicts)
+        game.risk = found.risk
+        game.risk_reasons = [reason.as_json() for reason in found.reasons]
+        game.verdicts = [verdict.as_json() for verdict in verdicts]
+        game.assessed_at = now
+        newly_held = game.review == "" and assessment.held(found)
+        if newly_held:
+            game.review = Game.Review.PENDING
+        game.save(update_fields=["risk", "risk_reasons", "verdicts", "assessed_at", "review"])
+        if newly_held:
+            game_standing_changed.send(sender=Game, game_ids=[game.pk])
+    logger.info("game %s assessed: risk=%s held=%s", game.pk, game.risk, newly_held)
+    return game
+
+
 @transaction.atomic
-def games_review(*, game_ids: Sequence[int], decision: str) -> int:
-    """Staff's decision on ranked results held for review: `cleared` puts them (back) on their day's
-    board, `confirmed` keeps them off it. Games never flagged are left alone. Return how many changed."""
+def games_review(
+    *, game_ids: Sequence[int], decision: str, reason: str, reviewer: AbstractBaseUser | None, now: datetime.datetime
+) -> int:
+    """Staff's decision on ranked results held for review, with its reason kept: `cleared` puts them
+    (back) on their day's board, `confirmed` keeps them off it for good, and both count in the player's
+    history for later assessments. Games never held are left alone. Return how many changed."""
     if decision not in (Game.Review.CLEARED, Game.Review.CONFIRMED):
         raise GameError(f"a review decides cleared or confirmed, not {decision!r}")
-    flagged = list(
+    if not reason.strip():
+        raise GameError("a review keeps its reason: say why")
+    held = list(
         Game.objects.select_for_update().filter(pk__in=game_ids).exclude(review="").values_list("pk", flat=True)
     )
-    Game.objects.filter(pk__in=flagged).update(review=decision)
-    game_standing_changed.send(sender=Game, game_ids=flagged)
-    logger.info("games %s reviewed: %s", flagged, decision)
-    return len(flagged)
+    Game.objects.filter(pk__in=held).update(
+        review=decision, review_reason=reason.strip(), reviewed_by=reviewer, reviewed_at=now
+    )
+    game_standing_changed.send(sender=Game, game_ids=held)
+    logger.info("games %s reviewed: %s (%s)", held, decision, reason)
+    return len(held)

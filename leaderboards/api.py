@@ -60,8 +60,8 @@ class DailyLeaderboardApi(APIView):
         parameters=[LeaderboardQuerySerializer],
         responses={200: LeaderboardPageSerializer, **_refusals(400, 404)},
         description="A day's board: each player's ranked attempt, finished and verified, not held for review; "
-        "best first (score, then seconds, then finish time), 50 a page. 400 for a malformed date or page or a "
-        "day not begun, 404 for a page past the end.",
+        "best first (score, then seconds, then finish time), 50 a page, each row saying whether its place is "
+        "still provisional. 400 for a malformed date or page or a day not begun, 404 for a page past the end.",
     )
     def get(self, request: Request, date: str) -> Response:
         today = _today()
@@ -70,7 +70,7 @@ class DailyLeaderboardApi(APIView):
         query.is_valid(raise_exception=True)
         number = int(query.validated_data["page"])
         try:
-            page = selectors.daily_board_page(date=day, page=number, page_size=PAGE_SIZE)
+            page = selectors.daily_board_page(date=day, page=number, page_size=PAGE_SIZE, now=timezone.now())
         except selectors.PastLastPage as error:
             raise NotFound(str(error)) from error
         return Response(LeaderboardPageSerializer({**asdict(page), "day_over": day < today}).data)
@@ -85,7 +85,8 @@ class DailyMineApi(APIView):
     )
     def get(self, request: Request, date: str) -> Response:
         day = _date(date, today=_today())
-        mine = selectors.daily_board_mine(date=day, player=player_from_session(request.session), page_size=PAGE_SIZE)
+        player = player_from_session(request.session)
+        mine = selectors.daily_board_mine(date=day, player=player, page_size=PAGE_SIZE, now=timezone.now())
         return Response(MyStandingSerializer({**asdict(mine), "date": day}).data)
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Player
 from games.models import Game
+from games.selectors import result_provisional
 
 from .models import DailyEntry, DailyRecord, DailyScoreCount
 
@@ -42,6 +43,7 @@ class BoardRow:
     seconds: int
     won: bool
     game: int
+    provisional: bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -93,7 +95,7 @@ def _rank(scores: _Scores, *, score: int, seconds: int) -> int:
     return 1 + scores.ahead(score) + _board(scores.date).filter(score=score, seconds__lt=seconds).count()
 
 
-def _row(entry: DailyEntry, rank: int) -> BoardRow:
+def _row(entry: DailyEntry, rank: int, now: datetime.datetime) -> BoardRow:
     return BoardRow(
         rank=rank,
         player=entry.player.nickname,
@@ -102,12 +104,14 @@ def _row(entry: DailyEntry, rank: int) -> BoardRow:
         seconds=entry.seconds,
         won=entry.won,
         game=entry.game_id,
+        provisional=result_provisional(game=entry.game, rank=rank, now=now),
     )
 
 
-def daily_board_page(*, date: datetime.date, page: int, page_size: int) -> BoardPage:
-    """One page of a date's board, best first, each row with its rank; PastLastPage beyond the end (an
-    empty board has one empty page)."""
+def daily_board_page(*, date: datetime.date, page: int, page_size: int, now: datetime.datetime) -> BoardPage:
+    """One page of a date's board, best first, each row with its rank and whether it is provisional at
+    `now` (games.selectors.result_provisional); PastLastPage beyond the end (an empty board has one
+    empty page)."""
     scores = _Scores(date)
     pages = max(1, math.ceil(scores.count / page_size))
     if page > pages:
@@ -120,7 +124,7 @@ def daily_board_page(*, date: datetime.date, page: int, page_size: int) -> Board
         in_order = _board(date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
         keys = list(in_order.values_list("game_id", flat=True)[skip : skip + page_size])
     entries = sorted(
-        DailyEntry.objects.filter(game_id__in=keys).select_related("player"),
+        DailyEntry.objects.filter(game_id__in=keys).select_related("player", "game"),
         key=lambda entry: keys.index(entry.game_id),
     )
     rows: list[BoardRow] = []
@@ -132,21 +136,24 @@ def daily_board_page(*, date: datetime.date, page: int, page_size: int) -> Board
             rank = _rank(scores, score=entry.score, seconds=entry.seconds)  # its tie may begin a page earlier
         else:
             rank = position
-        rows.append(_row(entry, rank))
+        rows.append(_row(entry, rank, now))
     return BoardPage(date=date, page=page, pages=pages, count=scores.count, rows=rows)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MyStanding:
     """The reader's own ranked attempt on a date: `status` is on_board, under_review (held until staff
-    decide), off_board (staff confirmed the flags) or none (no finished ranked attempt that day)."""
+    decide), off_board (staff confirmed it was not played by hand) or none (no finished ranked attempt
+    that day)."""
 
     status: str
     row: BoardRow | None
     page: int | None
 
 
-def daily_board_mine(*, date: datetime.date, player: Player | None, page_size: int) -> MyStanding:
+def daily_board_mine(
+    *, date: datetime.date, player: Player | None, page_size: int, now: datetime.datetime
+) -> MyStanding:
     """The reader's row on a date's board with its rank and the page it is on ("my rank")."""
     entry = (
         DailyEntry.objects.filter(date=date, player=player).select_related("player", "game").first()
@@ -167,7 +174,7 @@ def daily_board_mine(*, date: datetime.date, player: Player | None, page_size: i
         .count()
     )
     position = rank + tied_before
-    return MyStanding(status="on_board", row=_row(entry, rank), page=math.ceil(position / page_size))
+    return MyStanding(status="on_board", row=_row(entry, rank, now), page=math.ceil(position / page_size))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -31,6 +31,10 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     seconds = serializers.IntegerField()
     won = serializers.BooleanField()
     game = serializers.IntegerField(help_text="The game's id: its replay once the day is over.")
+    provisional = serializers.BooleanField(
+        help_text="The place may still change: the result is not assessed yet, or it is among the day's first "
+        "places and neither reviewed nor past its waiting time (docs/fair-play.md)."
+    )
 
 
 class LeaderboardPageSerializer(serializers.Serializer):
@@ -46,8 +50,8 @@ class MyStandingSerializer(serializers.Serializer):
     date = serializers.DateField()
     status = serializers.ChoiceField(
         choices=["on_board", "under_review", "off_board", "none"],
-        help_text="on_board; under_review: flagged for implausible timing, off the board until staff decide; "
-        "off_board: staff confirmed the flags; none: no finished ranked attempt that day.",
+        help_text="on_board; under_review: waiting for a quick review, off the board until staff decide; "
+        "off_board: reviewed and kept off the board; none: no finished ranked attempt that day.",
     )
     entry = LeaderboardEntrySerializer(allow_null=True, source="row")
     page = serializers.IntegerField(allow_null=True, help_text="The board page holding the entry.")

@@ -32,6 +32,7 @@ from .position import Move, Position, replay
 __all__ = [
     "DEFAULT_DEAD_TABLE_CAP",
     "HintResult",
+    "PositionJudge",
     "SolveResult",
     "Status",
     "first_losing_move",
@@ -458,3 +459,46 @@ def first_losing_move(
         return None
     k, _line = found
     return None if k == len(rows) - 1 else k
+
+
+class PositionJudge:
+    """Winnability of many positions of one game, each question with its own budget of positions and
+    all of them with one shared time limit: a fair-play assessment asks about every position a line
+    visited and every position one move away from it. They share the dead table, and every row along a
+    winning line found is known winnable from then on, so the positions along a line cost little more
+    than the first. Once the time limit is spent every answer is "unknown"."""
+
+    def __init__(
+        self, time_limit: float | None, *, positions_each: int, dead_table_cap: int = DEFAULT_DEAD_TABLE_CAP
+    ) -> None:
+        self.search = _Search(time_limit, None, None, dead_table_cap)
+        self.positions_each = positions_each
+        self.winnable: set[bytes] = set()
+        self.lost: set[bytes] = set()
+        self.undecided: set[bytes] = set()  # out of positions: asking again would spend as many
+
+    def status(self, position: Sequence[str] | Position) -> Status:
+        row = _row_of(position)
+        if row in self.winnable or len(row) == 1:
+            return "win"
+        if row in self.lost or row in self.search.dead:
+            return "lost"
+        if row in self.undecided:
+            return "unknown"
+        self.search.max_positions = self.search.positions + self.positions_each
+        try:
+            line = self.search.solve_row(row)
+        except _OutOfBudget:
+            if self.search.max_positions <= self.search.positions:
+                self.undecided.add(row)
+            return "unknown"
+        if line is None:
+            self.lost.add(row)
+            return "lost"
+        along = bytearray(row)
+        self.winnable.add(row)
+        for source, target in line:
+            along[target] = along[source]
+            del along[source]
+            self.winnable.add(bytes(along))
+        return "win"

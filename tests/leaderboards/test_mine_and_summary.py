@@ -31,6 +31,7 @@ def test_my_rank_gives_my_row_and_the_page_it_is_on(finish_daily, day, monkeypat
     assert answer["status"] == "on_board" and answer["page"] == 2
     assert answer["entry"] == {
         "rank": 4, "player": "p1", "score": 10, "piles": 51, "seconds": 60, "won": False, "game": games[1].pk,
+        "provisional": True,
     }  # fmt: skip
 
 

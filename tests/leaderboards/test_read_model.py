@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import Player
 from games.services import games_review
@@ -27,13 +28,13 @@ def test_a_finished_attempt_has_its_row_as_soon_as_the_finish_commits(finish_dai
 
 def test_confirming_the_flags_keeps_a_result_off_the_board_for_good(finish_daily, day):
     scripted = finish_daily("script", won=True, seconds=2)
-    games_review(game_ids=[scripted.pk], decision="confirmed")
+    games_review(game_ids=[scripted.pk], decision="confirmed", reason="checked", reviewer=None, now=timezone.now())
     assert board_rows(day) == [] and not DailyRecord.objects.filter(player=scripted.player).exists()
 
 
 def test_a_review_leaves_results_that_were_never_flagged_alone(finish_daily):
     honest = finish_daily("honest", moves=2)
-    assert games_review(game_ids=[honest.pk], decision="confirmed") == 0
+    assert games_review(game_ids=[honest.pk], decision="confirmed", reason="x", reviewer=None, now=timezone.now()) == 0
     assert DailyEntry.objects.get(game=honest).on_board
 
 

@@ -81,7 +81,7 @@ def test_no_still_winnable_indicator_on_a_practice_game_of_todays_deal(client, t
 
 def test_the_board_of_today_shows_no_line_and_todays_analysis_withholds_them(client, todays_leader, today):
     _, board = get(client, f"/api/leaderboards/daily/{today.isoformat()}")
-    assert set(board["entries"][0]) == {"rank", "player", "score", "piles", "seconds", "won", "game"}
+    assert set(board["entries"][0]) == {"rank", "player", "score", "piles", "seconds", "won", "game", "provisional"}
     _, analysis = get(client, f"/api/games/{todays_leader['id']}/analysis")
     assert analysis["withheld"] is True and analysis["deal_line"] is None
 

@@ -161,8 +161,16 @@ class Ranking {
     if (this.dayOver || mine) {
       replay.append(element("a", { text: gettext("Replay"), attrs: { href: replayPageUrl(entry.game), "data-testid": "replay-link" } }));
     }
+    const rank = element("td", { className: "num", text: formatNumber(entry.rank) });
+    if (entry.provisional) {
+      rank.append(" ", element("span", {
+        className: "provisional-chip",
+        text: gettext("provisional"),
+        attrs: { title: gettext("This place may still change: a day's first places are checked before they are final."), "data-testid": "provisional" },
+      }));
+    }
     row.append(
-      element("td", { className: "num", text: formatNumber(entry.rank) }),
+      rank,
       player,
       element("td", { className: "num", text: formatNumber(entry.score) }),
       element("td", { className: "num", text: entry.won ? gettext("won") : formatNumber(entry.piles) }),
@@ -186,7 +194,7 @@ class Ranking {
       return;
     }
     const notes = {
-      under_review: gettext("Your result is held for review: its timing looked too fast to be played by hand. It joins the board if staff clear it."),
+      under_review: gettext("Your result is waiting for a quick review. It joins the board as soon as it is checked: thank you for your patience."),
       off_board: gettext("Your result was reviewed and is not on the board."),
       none: gettext("You have no finished ranked attempt on this day."),
     };

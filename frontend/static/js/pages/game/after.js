@@ -174,10 +174,8 @@ export class AfterGame {
       note = interpolate(words, { player: owner, rank: result.rank, of: result.of ?? result.rank });
     } else if (result.review === "pending") {
       note = owner
-        ? interpolate(gettext("%(player)s's result is held for review: its timing looked too fast for a hand."), {
-            player: owner,
-          })
-        : gettext("Your result is held for review: its timing looked too fast for a hand. It joins the leaderboard if staff clear it.");
+        ? interpolate(gettext("%(player)s's result is waiting for a quick review."), { player: owner })
+        : gettext("Your result is waiting for a quick review. It joins the leaderboard as soon as it is checked: thank you for your patience.");
     } else if (this.hinted && !game.ranked) {
       note = gettext("A hint was used: this game does not count on any leaderboard.");
     } else if (game.practice_reason === "address_limit") {
