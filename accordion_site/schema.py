@@ -1,5 +1,7 @@
-"""The API schema: drf-spectacular's, plus the 429 every throttled operation can answer, so the schema
-names every status a client may see without each view repeating it."""
+"""The API schema: drf-spectacular's, plus the 429 every throttled operation can answer and the 400 any
+operation answers to a control character in its path, query string or headers
+(accordion_site/control_characters.py), so the schema names every status a client may see without
+each view repeating it."""
 
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ class AutoSchema(openapi.AutoSchema):
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         if self._throttled() and "429" not in responses:
             responses["429"] = self._get_response_for_code(ErrorSerializer, "429", direction=direction)
+        if "400" not in responses:
+            responses["400"] = self._get_response_for_code(ErrorSerializer, "400", direction=direction)
         return responses
 
     def get_override_parameters(self) -> list[Any]:
