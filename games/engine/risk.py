@@ -277,7 +277,7 @@ def assess(
                 Reason(
                     "steady_pace",
                     weights.steady_pace,
-                    f"a steady pace: {len(gaps)} thinks within a factor {math.exp(spread):.2f} of each other",
+                    f"a steady pace: {len(gaps)} thinks, typically a factor {math.exp(spread):.2f} apart",
                 )
             )
         elif spread < limits.even_log_spread or tail < limits.even_tail_ratio:

@@ -78,6 +78,8 @@ def test_two_players_see_the_days_board_in_order_then_one_replays_the_others_gam
         expect(viewer.get_by_test_id("my-row")).to_contain_text(me)
         expect(viewer.get_by_test_id("my-row")).to_be_focused()
         assert rank_of(viewer, grace) < rank_of(viewer, ada)
+        # A day's first places are provisional until reviewed or a day has passed: the row says so.
+        expect(board_row(viewer, grace).get_by_test_id("provisional")).to_be_visible()
         # Today's games cannot be replayed by others yet: only the player's own row links to a replay.
         expect(
             board_row(viewer, ada if viewer is other_player_page else grace).get_by_test_id("replay-link")

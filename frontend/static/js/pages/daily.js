@@ -161,16 +161,15 @@ class Ranking {
     if (this.dayOver || mine) {
       replay.append(element("a", { text: gettext("Replay"), attrs: { href: replayPageUrl(entry.game), "data-testid": "replay-link" } }));
     }
-    const rank = element("td", { className: "num", text: formatNumber(entry.rank) });
     if (entry.provisional) {
-      rank.append(" ", element("span", {
+      player.append(" ", element("span", {
         className: "provisional-chip",
         text: gettext("provisional"),
         attrs: { title: gettext("This place may still change: a day's first places are checked before they are final."), "data-testid": "provisional" },
       }));
     }
     row.append(
-      rank,
+      element("td", { className: "num", text: formatNumber(entry.rank) }),
       player,
       element("td", { className: "num", text: formatNumber(entry.score) }),
       element("td", { className: "num", text: entry.won ? gettext("won") : formatNumber(entry.piles) }),
