@@ -23,9 +23,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from accordion_site.db import db_call
+from accordion_site.languages import socket_language
 from accordion_site.sockets import ASGIApp, deliver_to_one_of_many, refuse
+from games.hub import hub
 
 from .selectors import player_from_session
 
@@ -34,12 +38,13 @@ logger = logging.getLogger(__name__)
 GROUP = "accounts.signouts"
 MESSAGE = "accounts.signout"
 CLOSE_SIGNED_OUT = 4401
-SIGNED_OUT = "this session is signed out of the account (a password change or a logout): log in again"
+SIGNED_OUT = gettext_lazy("this session is signed out of the account (a password change or a logout): log in again")
 
 
 @dataclass(eq=False)
 class AccountSocket:
     session_key: str
+    language: str  # of the handshake, for the refusal
     send: Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -76,7 +81,8 @@ async def _close_signed_out(message: dict[str, Any]) -> None:
 
 
 async def _refuse_open(socket: AccountSocket) -> None:
-    text = json.dumps({"t": "refused", "error": SIGNED_OUT, "code": "signed_out"})
+    with translation.override(socket.language):
+        text = json.dumps({"t": "refused", "error": str(SIGNED_OUT), "code": "signed_out"})
     await socket.send({"type": "websocket.send", "text": text})
     await socket.send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
 
@@ -89,19 +95,19 @@ class SignedOutSocketsClosed:
         self.inner = inner
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        from games.hub import hub  # the hub imports the sockets' edges: imported when a socket opens
-
         player, session = scope.get("player"), scope.get("session")
         if player is None and session is not None and session.get(SESSION_KEY) is not None:
             logger.info("socket %s refused: its session is signed out", scope.get("path"))
-            await refuse(receive, send, error=SIGNED_OUT, code="signed_out", close_code=CLOSE_SIGNED_OUT)
+            with translation.override(socket_language(scope)):
+                error = str(SIGNED_OUT)
+            await refuse(receive, send, error=error, code="signed_out", close_code=CLOSE_SIGNED_OUT)
             return None
         if player is None or not player.is_account or session is None or session.session_key is None:
             return await self.inner(scope, receive, send)
         process_hub = hub()
         if MESSAGE not in process_hub.handlers:  # once a process (twice at worst, which does no harm)
             await process_hub.listen(MESSAGE, _close_signed_out, group=GROUP)
-        socket = AccountSocket(session_key=session.session_key, send=send)
+        socket = AccountSocket(session_key=session.session_key, language=socket_language(scope), send=send)
         _open.setdefault(player.pk, set()).add(socket)
         try:
             return await self.inner(scope, receive, send)

@@ -96,3 +96,15 @@ async def test_a_logout_closes_the_sockets_opened_with_that_session(ada_and_game
 
     message, code = await signed_out(tab)
     assert (message["code"], code) == ("signed_out", CLOSE_SIGNED_OUT)
+
+
+async def test_the_sign_out_is_told_in_the_language_of_the_sockets_handshake(ada_and_game):
+    browser, game_id = ada_and_game
+    socket = socket_of(browser, game_id)
+    socket.scope["headers"] = [*socket.scope["headers"], (b"accept-language", b"fa")]
+    tab = await opened(socket)
+
+    assert await sync_to_async(post_for_status)(browser, "/api/accounts/logout", {}) == 204
+
+    message, _ = await signed_out(tab)
+    assert message["error"].startswith("این نشست")
