@@ -29,19 +29,19 @@ class AccountAddressThrottle(RateThrottle):
 
 
 class AccountPairThrottle(RateThrottle):
-    """Attempts on one account from one client address: "accounts_pair". The account is the nickname in
-    the body, or for a password change or deletion the session's own; nicknames are counted by their key,
-    so "ADA" and "ada" share a count."""
+    """Attempts on one account from one client address: "accounts_pair". The account is the session's own
+    when it is logged in to one (a password change, a deletion: a nickname in the body changes nothing),
+    else the nickname in the body; nicknames are counted by their key, so "ADA" and "ada" share a count."""
 
     scope = "accounts_pair"
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
+        player = request_player(request)
         nickname = request.data.get("nickname") if isinstance(request.data, dict) else None
-        if not isinstance(nickname, str):
-            player = request_player(request)
-            if player is None:
-                return None
+        if player is not None and (player.is_account or not isinstance(nickname, str)):
             nickname = player.nickname
+        if not isinstance(nickname, str):
+            return None
         key = nickname_key(nickname[: NICKNAME_KEY_MAX_LENGTH * 2])
         pair = f"{self.get_ident(request)}\n{key}"
         return self.cache_key_for(hashlib.sha256(pair.encode()).hexdigest())  # any script, fixed length

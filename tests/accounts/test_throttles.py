@@ -103,3 +103,13 @@ def test_a_burst_of_wrong_logins_has_exactly_the_allowance_of_passwords_checked(
         answers = list(threads.map(wrong_login, range(3 * allowed("accounts_pair"))))
     assert answers.count(400) == allowed("accounts_pair")
     assert answers.count(429) == 2 * allowed("accounts_pair")
+
+
+def test_a_password_change_is_counted_against_the_sessions_own_account_whatever_nickname_it_sends(ada):
+    guesses = [
+        post(ada, "/api/accounts/password", {"old": f"guess {index}", "new": "a new secret", "nickname": f"x{index}"})[
+            0
+        ]
+        for index in range(allowed("accounts_pair") + 1)
+    ]
+    assert set(guesses[:-1]) == {400} and guesses[-1] == 429
