@@ -52,3 +52,22 @@ def test_a_burst_of_one_players_requests_gets_exactly_the_players_allowance(sett
     with ThreadPoolExecutor(max_workers=8) as threads:
         answers = list(threads.map(ask, range(BURST)))
     assert answers.count(200) == 10 and answers.count(429) == BURST - 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_one_players_solver_requests_gets_exactly_the_solver_allowance(settings, winning_game):
+    settings.SOLVER_REQUESTS_PER_MINUTE = 5
+    player = Client()
+    game = start(player, mode="code", code=winning_game["deal_code"])
+
+    def ask(_: int) -> int:
+        tab = Client()
+        tab.cookies = player.cookies
+        try:
+            return tab.get(f"/api/games/{game['id']}/winnable").status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=8) as threads:
+        answers = list(threads.map(ask, range(BURST)))
+    assert answers.count(429) == BURST - 5  # the 5 let through are answered, or told the pool is busy
