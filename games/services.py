@@ -531,9 +531,10 @@ def game_assess(*, game_id: int, now: datetime.datetime) -> Game | None:
         return None
     timed = assessment.timed_events(game)
     budget = settings.FAIR_PLAY_SOLVER_SECONDS
-    # The solver works outside any transaction: the game row is not locked meanwhile.
+    # The solver works outside any transaction: the game row is not locked meanwhile. Nobody waits for
+    # this answer, so it may wait for a pool that is starting or busy with players' hints.
     verdicts = solver_run(
-        risk.judge_play, game.deal.cards, timed, budget, settings.FAIR_PLAY_SOLVER_POSITIONS, time_limit=budget
+        risk.judge_play, game.deal.cards, timed, budget, settings.FAIR_PLAY_SOLVER_POSITIONS, time_limit=3 * budget
     )
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("deal", "player").get(pk=game_id)
