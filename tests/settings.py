@@ -24,6 +24,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
         for end in ("", "-wal", "-shm"):
             Path(f"{test_database}{end}").unlink(missing_ok=True)
 
+
 # A finish's full fair-play assessment runs where a test says (services.game_assess, manage.py
 # assess_games), not on a background thread racing the test's own reads and its database's teardown.
 FAIR_PLAY_ASSESS_IN_BACKGROUND = False
