@@ -19,6 +19,8 @@ from games.selectors import result_provisional
 
 from .models import DailyEntry, DailyRecord, DailyScoreCount
 
+# A board row's own columns (the rest of a page's rows come from the player and the game).
+_ENTRY_FIELDS = ("game_id", "date", "player_id", "score", "seconds", "piles", "finished_at")
 # Best first: higher score, then fewer seconds, then whoever finished first (the game id settles the rest).
 BOARD_ORDER = ("-score", "seconds", "finished_at", "game_id")
 ALL_TIME_SIZE = 20
@@ -124,7 +126,10 @@ def daily_board_page(*, date: datetime.date, page: int, page_size: int, now: dat
         in_order = _board(date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
         keys = list(in_order.values_list("game_id", flat=True)[skip : skip + page_size])
     entries = sorted(
-        DailyEntry.objects.filter(game_id__in=keys).select_related("player", "game"),
+        # The game only for its review and assessment (provisional): not its line or the solver's verdicts.
+        DailyEntry.objects.filter(game_id__in=keys)
+        .select_related("player", "game")
+        .only(*_ENTRY_FIELDS, "player__nickname", "game__review", "game__assessed_at", "game__finished_at"),
         key=lambda entry: keys.index(entry.game_id),
     )
     rows: list[BoardRow] = []
