@@ -185,6 +185,9 @@ def judge_play(
 
     after_lines = [*walk.lines_before[1:], walk.final_line]
     statuses = _line_statuses(after_lines, lambda line: judge.status(position_of(line)))
+    for line, status in statuses.items():
+        if status == "win":
+            judge.winnable_from_now_on(position_of(line))  # the choices below meet these positions again
     verdicts = []
     for event, before, after in zip(events, walk.lines_before, after_lines, strict=True):
         choices, losing = 0, -1

@@ -477,6 +477,10 @@ class PositionJudge:
         self.lost: set[bytes] = set()
         self.undecided: set[bytes] = set()  # out of positions: asking again would spend as many
 
+    def winnable_from_now_on(self, position: Sequence[str] | Position) -> None:
+        """Record a position known winnable otherwise (it comes before a winnable one on a line)."""
+        self.winnable.add(_row_of(position))
+
     def status(self, position: Sequence[str] | Position) -> Status:
         row = _row_of(position)
         if row in self.winnable or len(row) == 1:

@@ -85,9 +85,8 @@ def test_many_fresh_guests_replaying_one_line_are_each_held(winning_deal, judge)
 
 
 def test_the_verdicts_follow_the_line_a_winning_line_wins_throughout_and_a_losing_move_loses(
-    winning_deal, winning_line
+    winning_deal, winning_line, judge
 ):
-    judge = PositionJudge(None, positions_each=20_000)
     events = [TimedEvent(MOVE, 2.0 * number, tuple(move)) for number, move in enumerate(winning_line[:-1], start=1)]
     events.append(TimedEvent(FINISH, 2.0 * len(winning_line), tuple(winning_line[-1])))
     verdicts = judge_play(winning_deal, events, None, 0, judge=judge)
