@@ -4,8 +4,8 @@ of them (`throttle_classes = [*APIView.throttle_classes, …]`).
 
 Visitors who have not played are counted by client address (DRF's `get_ident`, which trusts NUM_PROXIES
 entries of X-Forwarded-For), players by their player, so players behind one address (a school, an office)
-do not share one count. A fresh guest is no way around the player count: new guests from one address are
-themselves limited (games.throttles.GuestCreationThrottle).
+do not share one count. A visitor's first request, which creates their guest, meets only the per-address
+flood ceiling (API_VISITOR_RATE), far above what any crowd behind one address sends (docs/fair-play.md).
 
 Every allowance is counted atomically in the shared cache (`RateThrottle`), so a burst of concurrent
 requests gets exactly the allowance and no more.
