@@ -24,8 +24,18 @@ from collections import Counter
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from games.engine import certified_daily_deal
-from games.engine.risk import Limits, Weights, assess, judge_play
-from tests.simulated_players import ATTACKERS, Play, fresh_guest, human, judge_for, scripted, solver_line, steady
+from games.engine.risk import Limits, Weights
+from tests.simulated_players import (
+    ATTACKERS,
+    Play,
+    assessed,
+    fresh_guest,
+    human,
+    judge_for,
+    scripted,
+    solver_line,
+    steady,
+)
 
 SEED = "5e" * 32
 FIRST_DATE = datetime.date(2026, 1, 1)
@@ -40,15 +50,7 @@ def _play_deal(task: tuple[int, int, int, int]) -> dict[str, list[tuple[int, boo
     rng = random.Random(seed)
 
     def risk(play: Play, same_line: int = 0) -> tuple[int, bool, list[str]]:
-        verdicts = judge_play(deal, play.events, time_limit=None, positions_each=0, judge=judge)
-        found = assess(
-            events=play.events,
-            verdicts=verdicts,
-            won=play.won,
-            seconds=play.seconds,
-            history=play.history,
-            same_line=same_line,
-        )
+        found = assessed(deal, play, judge, same_line)
         return found.risk, play.won, [f"{reason.code} {reason.points:+d}" for reason in found.reasons]
 
     results: dict[str, list[tuple[int, bool, list[str]]]] = {"people": []}

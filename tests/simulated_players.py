@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from games.engine import Position, apply_move, legal_moves
 from games.engine.position import Move
-from games.engine.risk import FINISH, MOVE, UNDO, History, TimedEvent
+from games.engine.risk import FINISH, MOVE, UNDO, Assessment, History, TimedEvent, assess, judge_play
 from games.engine.solver import PositionJudge, solve
 
 # Every question the simulated players ask the solver: enough for every position of a daily deal.
@@ -230,3 +230,16 @@ ATTACKERS: dict[str, Callable[[Sequence[str], random.Random, PositionJudge], Pla
         deal, rng, judge, pace=steady(rng), history=fresh_guest()
     ),
 }
+
+
+def assessed(deal: Sequence[str], play: Play, judge: PositionJudge, same_line: int = 0) -> Assessment:
+    """The risk assessment of a simulated `play`, every position judged by `judge` without a time limit."""
+    verdicts = judge_play(deal, play.events, time_limit=None, positions_each=0, judge=judge)
+    return assess(
+        events=play.events,
+        verdicts=verdicts,
+        won=play.won,
+        seconds=play.seconds,
+        history=play.history,
+        same_line=same_line,
+    )

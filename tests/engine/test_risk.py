@@ -11,7 +11,7 @@ import pytest
 from games.engine import apply_move, legal_moves, replay
 from games.engine.risk import FINISH, MOVE, UNDO, History, TimedEvent, Verdict, assess, judge_play
 from games.engine.solver import PositionJudge
-from tests.simulated_players import ATTACKERS, Play, fresh_guest, human, judge_for, scripted, steady
+from tests.simulated_players import ATTACKERS, Play, assessed, fresh_guest, human, judge_for, scripted, steady
 
 THRESHOLD = 50  # FAIR_PLAY_REVIEW_RISK's default
 
@@ -19,18 +19,6 @@ THRESHOLD = 50  # FAIR_PLAY_REVIEW_RISK's default
 @pytest.fixture(scope="module")
 def judge(winning_deal) -> PositionJudge:
     return judge_for(winning_deal)
-
-
-def assessed(deal, play: Play, judge: PositionJudge, same_line: int = 0):
-    verdicts = judge_play(deal, play.events, None, 0, judge=judge)
-    return assess(
-        events=play.events,
-        verdicts=verdicts,
-        won=play.won,
-        seconds=play.seconds,
-        history=play.history,
-        same_line=same_line,
-    )
 
 
 def codes(found) -> set[str]:
