@@ -157,7 +157,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # The pub/sub layer is cheaper per delivery and not hit by redis-py 8's socket_timeout race
-    # (channels_redis issue #422, see DESIGN.md's pitfalls); ours adds sending in batches.
+    # (channels_redis issue #422, docs/architecture.md); ours adds sending in batches.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",

@@ -1,4 +1,4 @@
-"""DESIGN.md's score: 10 a removed pile; a win adds 500 and max(0, 1200 - seconds)."""
+"""The score (docs/rules.md): 10 a removed pile; a win adds 500 and max(0, 1200 - seconds)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ relaxed = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def brute_force_legal_moves(position: Position) -> list[tuple[int, int]]:
-    """The definition in DESIGN.md, by brute force over every pair of piles."""
+    """The definition in docs/rules.md, by brute force over every pair of piles."""
     tops = [pile[-1] for pile in position.piles_cards]
     moves = []
     for source in range(len(tops)):

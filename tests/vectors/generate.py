@@ -8,7 +8,7 @@ This script is kept so that anyone can see where every case came from and add ne
     .venv/bin/python tests/vectors/generate.py --check   # exit 1 if they differ from what it would write
 
 How the expected values are obtained: every verdict, pile list and legal-move list is computed by a
-deliberately naive reference implementation written here from DESIGN.md (lists of lists, string
+deliberately naive reference implementation written here from docs/rules.md (lists of lists, string
 comparison), and the script refuses to write anything unless games.engine agrees with it. Deals come
 from games.engine.deals (their derivation is documented in docs/rules.md).
 
