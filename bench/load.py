@@ -521,8 +521,8 @@ def spread_ms(seconds: list[float], *, of: str = "moves") -> str:
         return "none measured"
     ordered = sorted(1000 * value for value in seconds)
     return (
-        f"p50 {percentile(ordered, 0.5):.1f} ms   p99 {percentile(ordered, 0.99):.1f} ms   "
-        f"max {ordered[-1]:.1f} ms   ({len(ordered)} {of})"
+        f"p50 {percentile(ordered, 0.5):.1f} ms   p95 {percentile(ordered, 0.95):.1f} ms   "
+        f"p99 {percentile(ordered, 0.99):.1f} ms   max {ordered[-1]:.1f} ms   ({len(ordered)} {of})"
     )
 
 

@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.cluster import ClusterError, Daphne, add_cluster_options, bench_cluster, bounded, run_bench  # noqa: E402
-from bench.load import percentile  # noqa: E402
+from bench.load import spread_ms  # noqa: E402
 from bench.race import Visitor  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
 
@@ -42,16 +42,6 @@ MOVE_INTERVAL_S = 0.1
 QUIET_S = 5.0  # bystander alone, before the first burst
 BURST_GAP_S = 5.0
 clock = time.perf_counter
-
-
-def spread(seconds: list[float]) -> str:
-    if not seconds:
-        return "none measured"
-    ordered = sorted(1000 * value for value in seconds)
-    return (
-        f"p50 {percentile(ordered, 0.5):.1f} ms   p95 {percentile(ordered, 0.95):.1f} ms   "
-        f"p99 {percentile(ordered, 0.99):.1f} ms   max {ordered[-1]:.1f} ms   ({len(ordered)} moves)"
-    )
 
 
 class Bystander:
@@ -131,10 +121,10 @@ async def run(args: argparse.Namespace, daphnes: list[Daphne]) -> None:
     playing.cancel()
     quiet = [trip for sent, trip in bystander.acks if sent < start + QUIET_S]
     print()
-    print(f"bystander's move ack, alone:           {spread(quiet)}")
+    print(f"bystander's move ack, alone:           {spread_ms(quiet)}")
     for index, (low, high) in enumerate(windows):
         during = [trip for sent, trip in bystander.acks if low <= sent <= high]
-        print(f"bystander's move ack, during burst {index + 1}: {spread(during)}")
+        print(f"bystander's move ack, during burst {index + 1}: {spread_ms(during)}")
     if bystander.refused:
         print(f"bystander's moves refused: {dict(bystander.refused)}")
     print(f"allowance of one address: {args.allowance}")

@@ -1,4 +1,4 @@
-// The rules of Accordion for the browser: a copy of games/engine/ (DESIGN.md, docs/rules.md).
+// The rules of Accordion for the browser: a copy of games/engine/ (docs/rules.md).
 // The server is still the referee; this copy lets the board answer at once. Both are checked
 // against the same vectors in tests/vectors/ (frontend/tests/rules.test.mjs, tests/engine/).
 //
