@@ -4,6 +4,7 @@ the API can never disagree about the state."""
 from __future__ import annotations
 
 import datetime
+import math
 import re
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -22,9 +23,15 @@ _MAX_CODE_LENGTH = 32
 @require_safe
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: daily deal, new game, play a deal code (prefilled from ?code=, a shared link)."""
+    """The front page: daily deal, new game, play a deal code (prefilled from ?code=, a shared link). The
+    daily button says where the player stands with today's deal: not begun (its clock starts when the deal
+    appears), in play (resumed), or finished (it leads to their result and rank)."""
+    from accounts.selectors import player_from_session
+    from games.selectors import daily_state
+
     code = request.GET.get("code", "").strip()[:_MAX_CODE_LENGTH]
-    return render(request, "frontend/home.html", {"code": code})
+    daily = daily_state(player=player_from_session(request.session), today=timezone.now().date())
+    return render(request, "frontend/home.html", {"code": code, "daily": daily})
 
 
 @require_safe
@@ -158,6 +165,9 @@ def _day(text: str) -> datetime.date:
 def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
     """A day's leaderboard (today's at /daily); the page draws it from /api/leaderboards/daily/<date>. The
     date picker's form sends ?date=, answered by a redirect to that day's own address."""
+    from accounts.selectors import player_from_session
+    from games.selectors import daily_state, day_end
+
     today = timezone.now().date()
     picked = request.GET.get("date")
     if date is None and picked:
@@ -167,6 +177,10 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
     context = {
         "day": day,
         "today": today,
+        # Today's page opens with the reader's own day once their attempt is over: result, rank, the board
+        # around them, and a countdown (on the server's clock) to the next deal.
+        "daily": daily_state(player=player_from_session(request.session), today=today) if day == today else "",
+        "next_deal_in": math.ceil((day_end(today) - timezone.now()).total_seconds()),
         "previous_day": day - one_day if day > datetime.date.min else None,
         "next_day": day + one_day if day < today else None,
     }

@@ -102,6 +102,19 @@ def daily_deal_exists(*, date: datetime.date) -> bool:
     return Deal.objects.filter(daily_date=date).exists()
 
 
+def daily_state(*, player: Player | None, today: datetime.date) -> str:
+    """Where the player stands with `today`'s daily deal: "new" (their next start is the day's attempt),
+    "playing" (a daily game of the date in play, which a start resumes) or "finished" (their attempt is
+    over; a start now is practice)."""
+    if player is None:
+        return "new"
+    games = Game.objects.filter(player=player, deal__daily_date=today, mode=Game.Mode.DAILY)
+    statuses = set(games.values_list("status", flat=True))
+    if Game.Status.PLAYING in statuses:
+        return "playing"
+    return "finished" if statuses else "new"
+
+
 def daily_board_games(*, deal_id: int) -> QuerySet[Game]:
     """The games on a daily deal's public board: ranked, finished (so verified by the server's replay),
     and not held for review."""

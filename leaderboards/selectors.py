@@ -30,6 +30,8 @@ AVERAGE_DAYS = 30
 AVERAGE_MIN_DAYS = 10
 # The best-average board reads a month of rows: it is computed once per day and kept this long.
 AVERAGE_CACHE_SECONDS = 10 * 60
+# "The board around you": this many rows on each side of the reader's own.
+AROUND = 2
 
 
 class PastLastPage(Exception):
@@ -110,21 +112,14 @@ def _row(entry: DailyEntry, rank: int, now: datetime.datetime) -> BoardRow:
     )
 
 
-def daily_board_page(*, date: datetime.date, page: int, page_size: int, now: datetime.datetime) -> BoardPage:
-    """One page of a date's board, best first, each row with its rank and whether it is provisional at
-    `now` (games.selectors.result_provisional); PastLastPage beyond the end (an empty board has one
-    empty page)."""
-    scores = _Scores(date)
-    pages = max(1, math.ceil(scores.count / page_size))
-    if page > pages:
-        raise PastLastPage(gettext("page %(page)s is past the last page, %(pages)s") % {"page": page, "pages": pages})
-    offset = (page - 1) * page_size
-    keys: list[int] = []
-    if scores.count:
-        # The page starts inside one score's rows: the index is read from there, not from the top.
-        first_score, skip = scores.bucket_at(offset)
-        in_order = _board(date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
-        keys = list(in_order.values_list("game_id", flat=True)[skip : skip + page_size])
+def _rows(scores: _Scores, *, offset: int, limit: int, now: datetime.datetime) -> list[BoardRow]:
+    """Up to `limit` rows of the board in order from the 0-based `offset`, each with its rank."""
+    if not scores.count or offset >= scores.count:
+        return []
+    # The rows start inside one score's rows: the index is read from there, not from the top.
+    first_score, skip = scores.bucket_at(offset)
+    in_order = _board(scores.date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
+    keys = list(in_order.values_list("game_id", flat=True)[skip : skip + limit])
     entries = sorted(
         # The game only for its review and assessment (provisional): not its line or the solver's verdicts.
         DailyEntry.objects.filter(game_id__in=keys)
@@ -138,10 +133,22 @@ def daily_board_page(*, date: datetime.date, page: int, page_size: int, now: dat
         if previous is not None and (previous.score, previous.seconds) == (entry.score, entry.seconds):
             rank = previous.rank
         elif previous is None and offset > 0:
-            rank = _rank(scores, score=entry.score, seconds=entry.seconds)  # its tie may begin a page earlier
+            rank = _rank(scores, score=entry.score, seconds=entry.seconds)  # its tie may begin earlier
         else:
             rank = position
         rows.append(_row(entry, rank, now))
+    return rows
+
+
+def daily_board_page(*, date: datetime.date, page: int, page_size: int, now: datetime.datetime) -> BoardPage:
+    """One page of a date's board, best first, each row with its rank and whether it is provisional at
+    `now` (games.selectors.result_provisional); PastLastPage beyond the end (an empty board has one
+    empty page)."""
+    scores = _Scores(date)
+    pages = max(1, math.ceil(scores.count / page_size))
+    if page > pages:
+        raise PastLastPage(gettext("page %(page)s is past the last page, %(pages)s") % {"page": page, "pages": pages})
+    rows = _rows(scores, offset=(page - 1) * page_size, limit=page_size, now=now)
     return BoardPage(date=date, page=page, pages=pages, count=scores.count, rows=rows)
 
 
@@ -154,12 +161,14 @@ class MyStanding:
     status: str
     row: BoardRow | None
     page: int | None
+    around: list[BoardRow] = dataclasses.field(default_factory=list)
 
 
 def daily_board_mine(
     *, date: datetime.date, player: Player | None, page_size: int, now: datetime.datetime
 ) -> MyStanding:
-    """The reader's row on a date's board with its rank and the page it is on ("my rank")."""
+    """The reader's row on a date's board with its rank, the page it is on ("my rank") and the board around
+    it: up to AROUND rows on each side."""
     entry = (
         DailyEntry.objects.filter(date=date, player=player).select_related("player", "game").first()
         if player is not None
@@ -170,7 +179,8 @@ def daily_board_mine(
     if not entry.on_board:
         status = "off_board" if entry.game.review == Game.Review.CONFIRMED else "under_review"
         return MyStanding(status=status, row=None, page=None)
-    rank = _rank(_Scores(date), score=entry.score, seconds=entry.seconds)
+    scores = _Scores(date)
+    rank = _rank(scores, score=entry.score, seconds=entry.seconds)
     # Its place in board order: the rows ranked ahead, then those tied with it that finished first.
     tied_before = (
         _board(date)
@@ -179,7 +189,11 @@ def daily_board_mine(
         .count()
     )
     position = rank + tied_before
-    return MyStanding(status="on_board", row=_row(entry, rank, now), page=math.ceil(position / page_size))
+    first = max(1, position - AROUND)
+    around = _rows(scores, offset=first - 1, limit=position + AROUND - first + 1, now=now)
+    return MyStanding(
+        status="on_board", row=_row(entry, rank, now), page=math.ceil(position / page_size), around=around
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -55,6 +55,10 @@ class MyStandingSerializer(serializers.Serializer):
     )
     entry = LeaderboardEntrySerializer(allow_null=True, source="row")
     page = serializers.IntegerField(allow_null=True, help_text="The board page holding the entry.")
+    around = LeaderboardEntrySerializer(
+        many=True,
+        help_text="The board around the entry: up to 2 rows on each side of it, with it; empty off the board.",
+    )
 
 
 class PilesCountSerializer(serializers.Serializer):

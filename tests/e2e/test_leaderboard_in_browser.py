@@ -50,7 +50,8 @@ def finish_todays_daily(page: Page, *, moves: int) -> None:
 
 
 def board_row(page: Page, player: str) -> Locator:
-    return page.locator("tbody tr").filter(has=page.get_by_role("link", name=player, exact=True))
+    rows = page.get_by_test_id("board").locator("tbody tr")
+    return rows.filter(has=page.get_by_role("link", name=player, exact=True))
 
 
 def rank_of(page: Page, player: str) -> int:

@@ -128,9 +128,11 @@ def test_the_daily_deal_ends_with_the_verified_score_and_reopens_as_practice(pag
     assert (stored["result"]["piles"], stored["result"]["score"]) == (50, 20)
     expect(page.get_by_test_id("final-score")).to_have_text(str(stored["result"]["score"]))
 
-    # docs/api.md: once the ranked attempt is finished, the daily deal comes back as a practice game.
+    # docs/api.md: once the ranked attempt is finished, the daily deal comes back as a practice game,
+    # offered beside the player's result.
     page.goto("/")
     page.get_by_test_id("daily").click()
+    page.get_by_test_id("practice-daily").click()
     page.wait_for_url(re.compile(rf"/games/(?!{ranked}$)\d+$"))
     practice = open_board(page)
     expect(page.locator('[data-role="ranked"]')).to_have_text("Practice")

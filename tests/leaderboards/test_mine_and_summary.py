@@ -44,10 +44,32 @@ def test_in_a_tie_my_page_follows_the_finish_order(finish_daily, day, monkeypatc
     assert (answer["entry"]["rank"], answer["page"]) == (2, 3)
 
 
+def test_my_rank_comes_with_the_board_around_me(finish_daily, day):
+    games = [finish_daily(f"p{index}", moves=index) for index in range(7)]  # p6 first … p0 last
+    around = mine(own_client(games[3]), day)["around"]
+    assert [(row["rank"], row["player"]) for row in around] == [(2, "p5"), (3, "p4"), (4, "p3"), (5, "p2"), (6, "p1")]
+
+
+def test_at_the_top_or_the_bottom_the_board_around_me_is_what_there_is(finish_daily, day):
+    games = [finish_daily(f"p{index}", moves=index) for index in range(4)]
+    assert [row["player"] for row in mine(own_client(games[3]), day)["around"]] == ["p3", "p2", "p1"]
+    assert [row["player"] for row in mine(own_client(games[0]), day)["around"]] == ["p2", "p1", "p0"]
+
+
+def test_tied_rows_around_me_share_their_rank(finish_daily, day):
+    finish_daily("top", moves=5)
+    early = finish_daily("tied early", moves=3, started=datetime.time(9))
+    finish_daily("tied late", moves=3, started=datetime.time(18))
+    around = mine(own_client(early), day)["around"]
+    assert [(row["rank"], row["player"]) for row in around] == [(1, "top"), (2, "tied early"), (2, "tied late")]
+
+
 def test_a_visitor_or_a_player_without_an_attempt_has_no_row(finish_daily, visitor, client, day):
     finish_daily("someone")
     for reader in (visitor, client):
-        assert mine(reader, day) == {"date": day.isoformat(), "status": "none", "entry": None, "page": None}
+        assert mine(reader, day) == {
+            "date": day.isoformat(), "status": "none", "entry": None, "page": None, "around": [],
+        }  # fmt: skip
 
 
 def test_a_flagged_player_sees_their_result_is_under_review(finish_daily, day):

@@ -15,7 +15,7 @@ import { formatDuration } from "../clock.js";
 import { anchorAt, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatNumber } from "../locale_format.js";
-import { profileUrl, replayPageUrl } from "../nav.js";
+import { profileUrl, replayPageUrl, startGameAndGo } from "../nav.js";
 
 const CHART = { width: 640, height: 180, left: 36, right: 8, top: 10, bottom: 26 };
 const PILE_LABELS = [1, 5, 10, 20, 30, 40, 52];
@@ -94,6 +94,50 @@ function drawPilesChart(container, summary) {
 
 // ---------------------------------------------------------------- ranking
 
+/** One row of a board: the reader's own is marked (and focusable); its game can be replayed when `replayable`
+ * or when it is the reader's own. */
+function boardRow(entry, { mine, replayable }) {
+  const row = element("tr", { attrs: { "data-testid": mine ? "my-row" : "board-row", "data-game": entry.game } });
+  if (mine) {
+    row.classList.add("is-me");
+    row.setAttribute("aria-current", "true");
+    row.tabIndex = -1;
+  }
+  const player = element("td");
+  player.append(element("a", { text: entry.player, attrs: { href: profileUrl(entry.player), dir: "auto" } }));
+  if (mine) player.append(" ", element("span", { className: "player-chip", text: gettext("you") }));
+  const replay = element("td");
+  if (replayable || mine) {
+    replay.append(element("a", { text: gettext("Replay"), attrs: { href: replayPageUrl(entry.game), "data-testid": "replay-link" } }));
+  }
+  if (entry.provisional) {
+    player.append(" ", element("span", {
+      className: "provisional-chip",
+      text: gettext("provisional"),
+      attrs: { title: gettext("This place may still change: a day's first places are checked before they are final."), "data-testid": "provisional" },
+    }));
+  }
+  row.append(
+    element("td", { className: "num", text: formatNumber(entry.rank) }),
+    player,
+    element("td", { className: "num", text: formatNumber(entry.score) }),
+    element("td", { className: "num", text: entry.won ? gettext("won") : formatNumber(entry.piles) }),
+    element("td", { className: "num", text: formatDuration(entry.seconds), attrs: { dir: "ltr" } }),
+    replay,
+  );
+  return row;
+}
+
+/** Why the reader has no row on a day's board. */
+function offBoardNote(status) {
+  const notes = {
+    under_review: gettext("Your result is waiting for a quick review. It joins the board as soon as it is checked: thank you for your patience."),
+    off_board: gettext("Your result was reviewed and is not on the board."),
+    none: gettext("You have no finished ranked attempt on this day."),
+  };
+  return notes[status] ?? notes.none;
+}
+
 class Ranking {
   constructor(page, { date, dayOver }) {
     this.page = page;
@@ -147,36 +191,7 @@ class Ranking {
   }
 
   row(entry) {
-    const mine = this.mine?.entry?.game === entry.game;
-    const row = element("tr", { attrs: { "data-testid": mine ? "my-row" : "board-row", "data-game": entry.game } });
-    if (mine) {
-      row.classList.add("is-me");
-      row.setAttribute("aria-current", "true");
-      row.tabIndex = -1;
-    }
-    const player = element("td");
-    player.append(element("a", { text: entry.player, attrs: { href: profileUrl(entry.player), dir: "auto" } }));
-    if (mine) player.append(" ", element("span", { className: "player-chip", text: gettext("you") }));
-    const replay = element("td");
-    if (this.dayOver || mine) {
-      replay.append(element("a", { text: gettext("Replay"), attrs: { href: replayPageUrl(entry.game), "data-testid": "replay-link" } }));
-    }
-    if (entry.provisional) {
-      player.append(" ", element("span", {
-        className: "provisional-chip",
-        text: gettext("provisional"),
-        attrs: { title: gettext("This place may still change: a day's first places are checked before they are final."), "data-testid": "provisional" },
-      }));
-    }
-    row.append(
-      element("td", { className: "num", text: formatNumber(entry.rank) }),
-      player,
-      element("td", { className: "num", text: formatNumber(entry.score) }),
-      element("td", { className: "num", text: entry.won ? gettext("won") : formatNumber(entry.piles) }),
-      element("td", { className: "num", text: formatDuration(entry.seconds), attrs: { dir: "ltr" } }),
-      replay,
-    );
-    return row;
+    return boardRow(entry, { mine: this.mine?.entry?.game === entry.game, replayable: this.dayOver });
   }
 
   /** The reader's own row: loaded with the page it is on, highlighted, focused. */
@@ -192,13 +207,82 @@ class Ranking {
       });
       return;
     }
-    const notes = {
-      under_review: gettext("Your result is waiting for a quick review. It joins the board as soon as it is checked: thank you for your patience."),
-      off_board: gettext("Your result was reviewed and is not on the board."),
-      none: gettext("You have no finished ranked attempt on this day."),
-    };
     this.myNote.hidden = false;
-    this.myNote.textContent = notes[status] ?? notes.none;
+    this.myNote.textContent = offBoardNote(status);
+  }
+}
+
+// ---------------------------------------------------------------- your day (today, once your attempt is over)
+
+const SECOND_MS = 1000;
+
+/** Today's result of the reader, their rank, the board around them, a countdown to the next deal and a
+ * button to practise the deal. The countdown runs from the server's figure on the browser's monotonic clock,
+ * so a device whose clock is wrong counts down to the server's midnight all the same. */
+class MyDay {
+  constructor(panel) {
+    this.panel = panel;
+    this.result = panel.querySelector('[data-testid="my-day-result"]');
+    this.rank = panel.querySelector('[data-testid="my-day-rank"]');
+    this.around = panel.querySelector('[data-testid="around"]');
+    this.nextDeal = panel.querySelector('[data-testid="next-deal"]');
+    this.practice = panel.querySelector('[data-testid="practice-daily"]');
+    this.error = panel.querySelector('[data-testid="practice-error"]');
+    this.practice.addEventListener("click", () => this.practise());
+    this.countDown(Number(panel.dataset.nextDealIn));
+  }
+
+  draw(mine, { count }) {
+    if (mine.status !== "on_board") {
+      this.result.textContent = mine.status === "none" ? gettext("Your game on today's deal was practice, so it is not on the board.") : "";
+      this.rank.textContent = mine.status === "none" ? "" : offBoardNote(mine.status);
+      return;
+    }
+    const { entry } = mine;
+    const values = { score: formatNumber(entry.score), time: formatDuration(entry.seconds), piles: formatNumber(entry.piles) };
+    this.result.textContent = entry.won
+      ? interpolate(gettext("You won today's deal: %(score)s points in %(time)s."), values)
+      : interpolate(ngettext("%(piles)s pile left: %(score)s points in %(time)s.", "%(piles)s piles left: %(score)s points in %(time)s.", entry.piles), values);
+    this.rank.textContent = interpolate(gettext("You are number %(rank)s of %(count)s on this day's board."), {
+      rank: formatNumber(entry.rank),
+      count: formatNumber(Math.max(count ?? entry.rank, entry.rank)),
+    });
+    const rows = mine.around.map((row) => {
+      const own = row.game === entry.game;
+      const drawn = boardRow(row, { mine: own, replayable: false });
+      drawn.setAttribute("data-testid", own ? "around-me" : "around-row");
+      drawn.removeAttribute("tabindex");
+      return drawn;
+    });
+    this.around.querySelector("tbody").replaceChildren(...rows);
+    this.around.hidden = rows.length === 0;
+  }
+
+  countDown(seconds) {
+    const started = performance.now();
+    const tick = () => {
+      const left = Math.ceil(seconds - (performance.now() - started) / SECOND_MS);
+      if (left > 0) {
+        this.nextDeal.textContent = interpolate(gettext("Next daily deal in %(time)s"), { time: formatDuration(left) });
+        return;
+      }
+      clearInterval(timer);
+      this.nextDeal.textContent = gettext("A new daily deal is out: reload the page to play it.");
+    };
+    const timer = setInterval(tick, SECOND_MS / 4);
+    tick();
+  }
+
+  async practise() {
+    this.error.hidden = true;
+    this.practice.disabled = true;
+    try {
+      await startGameAndGo("daily");
+    } catch (failure) {
+      this.practice.disabled = false;
+      this.error.hidden = false;
+      this.error.textContent = failure.message;
+    }
   }
 }
 
@@ -260,15 +344,21 @@ export async function main() {
   const loads = [getDailySeed(date).then((seed) => drawSeed(page, seed)), getAllTimeBoards().then((boards) => drawAllTime(page, boards))];
   if (begun) {
     const ranking = new Ranking(page, { date, dayOver: date < today });
+    const myDayPanel = page.querySelector('[data-testid="my-day"]');
+    const myDay = myDayPanel ? new MyDay(myDayPanel) : null;
+    const counted = getDailySummary(date).then((summary) => {
+      ranking.count = summary.players;
+      drawSummary(page, summary);
+    });
     const requested = Number.parseInt(new URLSearchParams(window.location.search).get("page") || "1", 10);
     loads.push(
-      getDailySummary(date).then((summary) => {
-        ranking.count = summary.players;
-        drawSummary(page, summary);
-      }),
+      counted,
       getDailyMine(date)
         .then((mine) => {
           ranking.mine = mine;
+          // The rank's "of N" needs the day's count: drawn once the summary is in (or has failed).
+          const drawMyDay = () => myDay?.draw(mine, { count: ranking.count });
+          counted.then(drawMyDay, drawMyDay);
         })
         .then(() => ranking.show(Number.isInteger(requested) && requested > 0 ? requested : 1))
         // A page number from an old link may be past today's last page: show the first instead.
