@@ -48,7 +48,10 @@ export class BoardView {
     if (interactive) {
       this.listenForTaps();
       this.listenForKeys();
-      window.addEventListener("resize", () => this.measureRoom());
+      const remeasure = () => this.measureRoom();
+      window.addEventListener("resize", remeasure);
+      // Whatever grows or shrinks around the board (a hint's panel, a longer status) moves the row.
+      new ResizeObserver(remeasure).observe(container.parentElement ?? document.body);
     }
   }
 
