@@ -7,6 +7,9 @@
 // - read-only (watchers, replays, a finished game): piles are list items, never focusable, with no
 //   handlers; the row's label says it is only to look at.
 // - size "small": a compact row (race miniatures), the `row-small` class in site.css.
+// - an interactive row tells the stylesheet how many piles it holds (--piles) and the room it has on
+//   the first screen (--room-w, --room-h): on a phone the game page sizes its cards from them, so the
+//   whole row fits the screen and the cards grow as piles go (site.css, "Phones: the whole row").
 
 import { cardName, renderCard } from "../cards.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
@@ -45,6 +48,10 @@ export class BoardView {
     if (interactive) {
       this.listenForTaps();
       this.listenForKeys();
+      const remeasure = () => this.measureRoom();
+      window.addEventListener("resize", remeasure);
+      // Whatever grows or shrinks around the board (a hint's panel, a longer status) moves the row.
+      new ResizeObserver(remeasure).observe(container.parentElement ?? document.body);
     }
   }
 
@@ -106,6 +113,7 @@ export class BoardView {
     this.row.replaceChildren(...elements);
     this.row.classList.toggle("choosing", selected !== null);
     this.row.classList.toggle("waiting", waiting);
+    if (this.interactive) this.measureRoom();
     if (this.interactive && elements.length) {
       this.cursor = Math.min(focusIndex ?? this.cursor, elements.length - 1);
       elements.forEach((element, index) => {
@@ -179,6 +187,16 @@ export class BoardView {
       label += `. ${lit.move[0] === index ? gettext("Hint: move this pile") : gettext("Hint: move onto this pile")}`;
     }
     return label;
+  }
+
+  /** The pile count, and the room from the row's top to the bottom of the first screen. */
+  measureRoom() {
+    if (!this.row.isConnected) return;
+    const box = this.row.getBoundingClientRect();
+    const top = box.top + window.scrollY;
+    this.row.style.setProperty("--piles", String(this.piles.length));
+    this.row.style.setProperty("--room-w", `${Math.floor(box.width)}px`);
+    this.row.style.setProperty("--room-h", `${Math.max(0, Math.floor(window.innerHeight - top))}px`);
   }
 
   // While a move animates, piles slide under the pointer: a press on one pile and the release over

@@ -38,6 +38,11 @@ function smoothScroll() {
   return reduced ? "auto" : "smooth";
 }
 
+/** Whether the player likely has a keyboard: a mouse or a trackpad (a fine pointer) comes with one. */
+function keyboardAtHand() {
+  return window.matchMedia?.("(any-pointer: fine)").matches ?? false;
+}
+
 function pageElements(page) {
   const byTestId = (id) => page.querySelector(`[data-testid="${id}"]`);
   const byRole = (role) => page.querySelector(`[data-role="${role}"]`);
@@ -303,6 +308,10 @@ class GamePage {
       this.setStatus(gettext("Sending your game to the server…"));
     } else if (stuck) {
       this.setStatus(gettext("No more moves"));
+    } else if (this.selected !== null && keyboardAtHand()) {
+      this.setStatus(
+        gettext("Two places to go: press 1 for the neighbour or 3 for the pile three places left, or click the lit pile. Escape cancels."),
+      );
     } else if (this.selected !== null) {
       this.setStatus(gettext("Two places to go: tap the lit pile to move onto, or tap anywhere else to cancel."));
     } else {
