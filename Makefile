@@ -9,7 +9,7 @@ PORT ?= 8000
 # apt-get needs root; use sudo when make runs as someone else.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve-prod test lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-watch bench-leaderboard clean
+.PHONY: run dev serve-prod test screenshots lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-watch bench-leaderboard clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,11 @@ test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/ax
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	node --test frontend/tests/
 	$(BIN)/pytest
+
+# The README's screenshots (docs/screenshots/): the browser tests that take them, told to save them.
+# A plain `make test` never writes them.
+screenshots: $(VENV)/.installed-dev check-system-deps translations node_modules/axe-core/axe.min.js
+	SCREENSHOTS=1 $(BIN)/pytest tests/e2e/test_languages_in_browser.py -k daily_deal_is_played
 
 bench: $(VENV)/.installed-run
 	$(BIN)/python bench/engine.py
