@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 # Refusals of the race form are plain text, never markup.
 _TEXT = "text/plain; charset=utf-8"
@@ -93,10 +93,14 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/account.html", {"player": player_from_session(request.session)})
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
+@ensure_csrf_cookie
 def race_new(request: HttpRequest) -> HttpResponse:
-    """The "Race a friend" form (the home page's, or a finished game's with `ghost`, its id): a new room
-    with this visitor as host, then its page."""
+    """GET: the page that offers to open a race room (someone who typed /race). POST, the "Race a friend"
+    form (the home page's, this page's, or a finished game's with `ghost`, its id): a new room with this
+    visitor as host, then its page."""
+    if request.method != "POST":
+        return render(request, "frontend/race_new.html")
     from rest_framework.request import Request
     from rest_framework.views import APIView
 

@@ -89,7 +89,10 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
     with ExitStack() as stack:
         env = {
             **os.environ,
-            "DEBUG": "1",  # the app's own urls serve /static/
+            # As `make run`: static files from their sources, and the site's own error pages, not Django's
+            # debug pages (tests/settings.py puts DEBUG=1 in this process's environment).
+            "DEVELOPMENT": "1",
+            "DEBUG": "0",
             "DATABASE_URL": database_url,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
