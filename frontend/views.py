@@ -13,6 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accordion_site.languages import local_figure
+
+from . import odds
+
 # Refusals of the race form are plain text, never markup.
 _TEXT = "text/plain; charset=utf-8"
 # A deal code is short (K7QD-M2XP); anything longer in ?code= is junk and is not echoed back.
@@ -29,8 +33,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def how_to_play(request: HttpRequest) -> HttpResponse:
-    """The rules with a worked example, keyboard play, tips and the game's history."""
-    return render(request, "frontend/how_to_play.html")
+    """The rules with a worked example, keyboard play, tips, the share of deals the solver wins and the
+    game's history."""
+    share = 100 * odds.WON_DEALS / odds.SAMPLE_DEALS
+    context = {
+        "odds": {
+            "won": local_figure(f"{odds.WON_DEALS:,}"),
+            "deals": local_figure(f"{odds.SAMPLE_DEALS:,}"),
+            "share": local_figure(f"{share:.2f}%"),
+        }
+    }
+    return render(request, "frontend/how_to_play.html", context)
 
 
 @require_safe
