@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import re
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accordion_site.languages import local_figure
 
 from . import odds
+from .jalali import JALALI_MONTHS, from_jalali, to_jalali
 
 # Refusals of the race form are plain text, never markup.
 _TEXT = "text/plain; charset=utf-8"
@@ -170,6 +171,14 @@ def _day(text: str) -> datetime.date:
         raise Http404("no such date") from error
 
 
+def _solar_hijri_day(query: QueryDict) -> datetime.date:
+    """The day the Persian date picker names (?jy=1405&jm=10&jd=11); 404 for one the calendar lacks."""
+    try:
+        return from_jalali(*(int(query.get(field, "")) for field in ("jy", "jm", "jd")))
+    except ValueError as error:
+        raise Http404("no such date") from error
+
+
 @require_safe
 @ensure_csrf_cookie
 def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
@@ -179,13 +188,21 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
     picked = request.GET.get("date")
     if date is None and picked:
         return redirect("daily-date", date=_day(picked).isoformat())
+    if date is None and "jy" in request.GET:
+        return redirect("daily-date", date=_solar_hijri_day(request.GET).isoformat())
     day = _day(date) if date is not None else today
     one_day = datetime.timedelta(days=1)
+    this_year, shown = to_jalali(today)[0], to_jalali(day)
     context = {
         "day": day,
         "today": today,
         "previous_day": day - one_day if day > datetime.date.min else None,
         "next_day": day + one_day if day < today else None,
+        # The Persian page's date picker: the Solar Hijri calendar's days, months and recent years.
+        "jalali": dict(zip(("year", "month", "day"), shown, strict=True)),
+        "jalali_months": list(enumerate(JALALI_MONTHS, start=1)),
+        "jalali_years": list(range(min(this_year - 4, shown[0]), max(this_year, shown[0]) + 1)),
+        "month_days": list(range(1, 32)),
     }
     return render(request, "frontend/daily.html", context)
 
