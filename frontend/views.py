@@ -201,7 +201,7 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
         # The Persian page's date picker: the Solar Hijri calendar's days, months and recent years.
         "jalali": dict(zip(("year", "month", "day"), shown, strict=True)),
         "jalali_months": list(enumerate(JALALI_MONTHS, start=1)),
-        "jalali_years": list(range(min(this_year - 4, shown[0]), max(this_year, shown[0]) + 1)),
+        "jalali_years": sorted({*range(this_year - 4, this_year + 1), shown[0]}),
         "month_days": list(range(1, 32)),
     }
     return render(request, "frontend/daily.html", context)
