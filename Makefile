@@ -1,4 +1,5 @@
-# Two commands: `make run` serves the site on the embedded default (SQLite, in-memory channel layer);
+# Two commands: `make run` serves the site on the embedded default (SQLite, in-memory channel layer;
+# `make dev` adds Django's debug pages);
 # `make test` installs what the tests need (Chromium and Node.js included) and runs the whole suite.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -9,7 +10,7 @@ PORT ?= 8000
 # apt-get needs root; use sudo when make runs as someone else.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve-prod test lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-watch bench-leaderboard clean
+.PHONY: run dev serve-prod test screenshots lint check-system-deps check-gettext messages translations bench bench-load bench-race bench-watch bench-leaderboard clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,12 +24,17 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed-run
 
-# Development only: DEBUG is off unless a command turns it on, so a forgotten variable fails closed.
-run: export DEBUG = 1
+# Development only: the development defaults (DEVELOPMENT) and Django's debug pages (DEBUG) are off unless
+# a command turns them on, so a forgotten variable fails closed. `make run` serves the site as players
+# see it, its own error pages included; `make dev` is the same with Django's debug pages.
+run: export DEVELOPMENT = 1
 run: $(VENV)/.installed-run translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py certify_daily_deals
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+dev: export DEBUG = 1
+dev: run
 
 # Production settings on this machine: PROCESSES Daphne processes (default 2) from port 8001, against
 # DATABASE_URL and REDIS_URL, e.g. make serve-prod DATABASE_URL=postgres://… REDIS_URL=redis://… (docs/deploy.md).
@@ -72,6 +78,11 @@ test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/ax
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	node --test frontend/tests/
 	$(BIN)/pytest
+
+# The README's screenshots (docs/screenshots/): the browser tests that take them, told to save them.
+# A plain `make test` never writes them.
+screenshots: $(VENV)/.installed-dev check-system-deps translations node_modules/axe-core/axe.min.js
+	SCREENSHOTS=1 $(BIN)/pytest tests/e2e/test_languages_in_browser.py -k daily_deal_is_played
 
 bench: $(VENV)/.installed-run
 	$(BIN)/python bench/engine.py

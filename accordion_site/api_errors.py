@@ -24,6 +24,9 @@ class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="What went wrong, for people.")
     code = serializers.CharField(help_text="What went wrong, for programs: see docs/api.md.")
     index = serializers.IntegerField(required=False, help_text="For illegal_move: the first bad move's index.")
+    suggestion = serializers.CharField(
+        required=False, help_text="For deal_code_typo: the shared code the typed one most likely meant."
+    )
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -68,11 +71,15 @@ def _code_and_message(error: exceptions.APIException) -> tuple[str, str]:
     return error.default_code, _first_message(error.detail)
 
 
-def _error_body(where: str, *, code: str, message: str, index: int | None = None) -> dict[str, Any]:
+def _error_body(
+    where: str, *, code: str, message: str, index: int | None = None, suggestion: str | None = None
+) -> dict[str, Any]:
     logger.warning("%s refused (%s): %s", where, code, message)
     body: dict[str, Any] = {"error": message, "code": code}
     if index is not None:
         body["index"] = index
+    if suggestion is not None:
+        body["suggestion"] = suggestion
     return ErrorSerializer(body).data  # type: ignore[no-any-return]
 
 
@@ -80,7 +87,9 @@ def exception_handler(error: Exception, context: dict[str, Any]) -> Response | N
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "?"
     if isinstance(error, ServiceError):
-        body = _error_body(where, code=error.code, message=error.message, index=error.index)
+        body = _error_body(
+            where, code=error.code, message=error.message, index=error.index, suggestion=error.suggestion
+        )
         refusal = Response(body, status=error.status)
         # Logged above as the refusal it is ("busy", "unavailable"): not again by Django as a server error.
         refusal._has_been_logged = True  # type: ignore[attr-defined]

@@ -34,7 +34,13 @@ class ServiceError(Exception):
     status = 400
 
     def __init__(
-        self, message: str, *, code: str | None = None, status: int | None = None, index: int | None = None
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        index: int | None = None,
+        suggestion: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -43,3 +49,4 @@ class ServiceError(Exception):
         if status is not None:
             self.status = status
         self.index = index
+        self.suggestion = suggestion

@@ -29,6 +29,16 @@ def persian_digits(text: str) -> str:
     return text.translate(_PERSIAN_DIGITS)
 
 
+# A figure's separators as Persian writes them: the thousands separator, the decimal point, per cent.
+_PERSIAN_SEPARATORS = str.maketrans({",": "\u066c", ".": "\u066b", "%": "\u066a"})
+
+
+def local_figure(text: str) -> str:
+    """A figure written in English ("10,000", "99.95%") as the active language writes it: in Persian its
+    digits and separators are Persian (U+066C between thousands, U+066B for the point, U+066A for per cent)."""
+    return persian_digits(text).translate(_PERSIAN_SEPARATORS) if translation.get_language() == "fa" else text
+
+
 def local_number(value: int) -> str:
     """`value` as the active language writes numbers in text: Persian digits in Persian."""
     text = str(value)

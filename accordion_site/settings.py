@@ -1,8 +1,9 @@
 """Settings for Accordion Live, read from the environment with safe development defaults.
 
-DEBUG is off unless the environment turns it on (`make run` sets DEBUG=1), so a forgotten variable fails
-closed: production gives DATABASE_URL, REDIS_URL, SECRET_KEY, DAILY_SECRET and ALLOWED_HOSTS (docs/deploy.md);
-with DEBUG=1 and nothing else, the site runs on SQLite and the in-memory channel layer in one process.
+Development defaults are off unless the environment turns them on, so a forgotten variable fails closed:
+production gives DATABASE_URL, REDIS_URL, SECRET_KEY, DAILY_SECRET and ALLOWED_HOSTS (docs/deploy.md). With
+DEVELOPMENT=1 (`make run`) and nothing else, the site runs on SQLite and the in-memory channel layer in one
+process, with its own error pages; DEBUG=1 (`make dev`) adds Django's debug pages and implies DEVELOPMENT.
 """
 
 from __future__ import annotations
@@ -31,21 +32,26 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+# Django's debug pages (a traceback, the URL patterns) instead of the site's own error pages: only when a
+# developer asks for them.
 DEBUG = env_bool("DEBUG", False)
+# This machine, for development: a fixed SECRET_KEY, a derived DAILY_SECRET, loopback hosts, plain HTTP,
+# static files served from their sources.
+DEVELOPMENT = DEBUG or env_bool("DEVELOPMENT", False)
 
 _DEVELOPMENT_SECRET_KEY = "development-only-secret-key-never-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEVELOPMENT_SECRET_KEY if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY", _DEVELOPMENT_SECRET_KEY if DEVELOPMENT else "")
 # deploy/accordion-live.env.example's placeholders start so: a copied example must not run as is.
 _PLACEHOLDER = "change-me"
-if not DEBUG and (
+if not DEVELOPMENT and (
     not SECRET_KEY
     or SECRET_KEY == _DEVELOPMENT_SECRET_KEY
     or len(SECRET_KEY) < 50
     or SECRET_KEY.startswith(_PLACEHOLDER)
 ):
-    raise ImproperlyConfigured("Set SECRET_KEY (at least 50 random characters) when DEBUG is off.")
+    raise ImproperlyConfigured("Set SECRET_KEY (at least 50 random characters) when DEVELOPMENT and DEBUG are off.")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEVELOPMENT else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -87,6 +93,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A page's 405 (require_POST…) is the site's own page, in the visitor's language (accordion_site/views.py).
+    "accordion_site.views.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "accordion_site.urls"
@@ -198,7 +206,7 @@ RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
 # nobody can compute a coming day's deal; production must set it (32 characters or more), and in
 # development it is derived from SECRET_KEY so that `make run` needs no environment.
 DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
-if not DAILY_SECRET and DEBUG:
+if not DAILY_SECRET and DEVELOPMENT:
     DAILY_SECRET = hashlib.sha256(f"daily-secret:{SECRET_KEY}".encode()).hexdigest()
 if len(DAILY_SECRET) < 32 or DAILY_SECRET.startswith(_PLACEHOLDER):
     raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
@@ -254,10 +262,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
+        if DEVELOPMENT
         else "accordion_site.storage.ModuleStaticFilesStorage"
     },
 }
+# In development WhiteNoise serves the static files from their sources, as they are now.
+WHITENOISE_USE_FINDERS = DEVELOPMENT
+WHITENOISE_AUTOREFRESH = DEVELOPMENT
 
 # Scripts and styles only from this site's own files (no inline script, no eval); sockets to this host.
 CONTENT_SECURITY_POLICY = {
@@ -285,7 +296,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
-if not DEBUG:
+if not DEVELOPMENT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
@@ -361,7 +372,7 @@ HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
 
 # LOG_FORMAT=json writes one JSON object a line with the request id, player and game of the request or
 # socket (accordion_site/logs.py), for a log collector; plain text is for people.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json").strip().lower()
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEVELOPMENT else "json").strip().lower()
 if LOG_FORMAT not in ("json", "plain"):
     raise ImproperlyConfigured(f"LOG_FORMAT is json or plain, not {LOG_FORMAT!r}.")
 LOGGING = {

@@ -42,7 +42,7 @@ def _source_names() -> set[str]:
 
 def uncollected_static_files() -> str | None:
     """Why the pages could not name their static files, or None: always None where static files are
-    served as they are (DEBUG), without a manifest."""
+    served as they are (DEVELOPMENT), without a manifest."""
     storage = staticfiles_storage
     if not isinstance(storage, ManifestFilesMixin):
         return None

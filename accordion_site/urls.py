@@ -1,7 +1,5 @@
 from csp.decorators import csp_update
-from django.conf import settings
 from django.contrib import admin
-from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -28,11 +26,11 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-if settings.DEBUG:
-    # Production serves collectstatic's hashed files through WhiteNoise (docs/deploy.md).
-    urlpatterns += staticfiles_urlpatterns()
+# Static files are WhiteNoise's: collectstatic's hashed files in production, the sources in development
+# (WHITENOISE_USE_FINDERS, docs/deploy.md).
 
-# Under /api/ errors are JSON in the API's shape; an outage of the database or Redis is a 503.
+# Under /api/ errors are JSON in the API's shape; an outage of the database or Redis is a 503. A page's
+# 405 is drawn by the MethodNotAllowedPage middleware (Django has no handler405).
 handler400 = views.bad_request
 handler403 = views.permission_denied
 handler404 = views.page_not_found

@@ -18,7 +18,9 @@ import redis.asyncio
 from asgiref.sync import markcoroutinefunction
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.template.loader import render_to_string
+from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
 from .db import db_call
@@ -136,3 +138,17 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     if _is_api(request):
         return _api_error(message="not allowed", code="forbidden", status=403)
     return defaults.permission_denied(request, exception)
+
+
+class MethodNotAllowedPage(MiddlewareMixin):
+    """Django's `require_POST`, `require_safe`… answer a method a page does not take with a bare 405 and no
+    body, which a browser shows as a blank page or one of its own, in its own words. Such a 405 becomes the
+    site's 405 page, in the visitor's language, its `Allow` header kept. (The API's views are REST
+    framework's, whose 405 is already JSON in the API's shape.)"""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not isinstance(response, HttpResponseNotAllowed) or response.content:
+            return response
+        page = HttpResponse(render_to_string("405.html", request=request), status=405)
+        page["Allow"] = response["Allow"]
+        return page

@@ -123,7 +123,7 @@ def _profile_game(game: Game) -> dict[str, Any]:
         "url": reverse("game", args=[game.pk]),
         "mode": game.mode,
         "daily_date": game.deal.daily_date,
-        "deal_code": game.deal.code,
+        "deal_code": game.deal.shared_code,
         "ranked": game.ranked,
         "score": game.score,
         "piles": game.piles,

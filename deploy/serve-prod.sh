@@ -20,7 +20,7 @@ fi
 set -a
 . "$(realpath "$SECRETS")"
 set +a
-export DEBUG=0
+export DEBUG=0 DEVELOPMENT=0
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
 export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"  # on loopback no proxy terminates TLS
 export LOG_FORMAT="${LOG_FORMAT:-json}"

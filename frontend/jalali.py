@@ -52,6 +52,24 @@ def to_jalali(day: datetime.date) -> tuple[int, int, int]:
     return year, month, day_of_month
 
 
+def from_jalali(year: int, month: int, day_of_month: int) -> datetime.date:
+    """The Gregorian date of a Solar Hijri (year, month, day); ValueError for a day the calendar does not
+    have (31 Mehr, 30 Esfand of a common year, …). Found from 1 Farvardin, which falls on 19 to 22 March of
+    Gregorian year `year` + 621, so it cannot drift from to_jalali."""
+    if not (1 <= month <= 12 and 1 <= day_of_month <= 31 and 1 <= year <= 9000 - 622):
+        raise ValueError(f"no Solar Hijri date {year}-{month}-{day_of_month}")
+    around = datetime.date(year + 621, 3, 19)
+    starts = [around + datetime.timedelta(days=step) for step in range(4)]
+    first = next((start for start in starts if to_jalali(start) == (year, 1, 1)), None)
+    if first is None:
+        raise ValueError(f"no Solar Hijri year {year}")
+    days_before_month = 31 * (month - 1) if month <= 7 else 186 + 30 * (month - 7)
+    found = first + datetime.timedelta(days=days_before_month + day_of_month - 1)
+    if to_jalali(found) != (year, month, day_of_month):
+        raise ValueError(f"no Solar Hijri date {year}-{month}-{day_of_month}")
+    return found
+
+
 def jalali_text(day: datetime.date) -> str:
     """«۹ آذر ۱۴۰۵»."""
     year, month, day_of_month = to_jalali(day)

@@ -7,12 +7,17 @@ import datetime
 import math
 import re
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accordion_site.languages import local_figure
+
+from . import odds
+from .jalali import JALALI_MONTHS, from_jalali, to_jalali
 
 # Refusals of the race form are plain text, never markup.
 _TEXT = "text/plain; charset=utf-8"
@@ -36,8 +41,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def how_to_play(request: HttpRequest) -> HttpResponse:
-    """The rules with a worked example, keyboard play, tips and the game's history."""
-    return render(request, "frontend/how_to_play.html")
+    """The rules with a worked example, keyboard play, tips, the share of deals the solver wins and the
+    game's history."""
+    share = 100 * odds.WON_DEALS / odds.SAMPLE_DEALS
+    context = {
+        "odds": {
+            "won": local_figure(f"{odds.WON_DEALS:,}"),
+            "deals": local_figure(f"{odds.SAMPLE_DEALS:,}"),
+            "share": local_figure(f"{share:.2f}%"),
+        }
+    }
+    return render(request, "frontend/how_to_play.html", context)
 
 
 @require_safe
@@ -100,10 +114,14 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/account.html", {"player": player_from_session(request.session)})
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
+@ensure_csrf_cookie
 def race_new(request: HttpRequest) -> HttpResponse:
-    """The "Race a friend" form (the home page's, or a finished game's with `ghost`, its id): a new room
-    with this visitor as host, then its page."""
+    """GET: the page that offers to open a race room (someone who typed /race). POST, the "Race a friend"
+    form (the home page's, this page's, or a finished game's with `ghost`, its id): a new room with this
+    visitor as host, then its page."""
+    if request.method != "POST":
+        return render(request, "frontend/race_new.html")
     from rest_framework.request import Request
     from rest_framework.views import APIView
 
@@ -160,6 +178,14 @@ def _day(text: str) -> datetime.date:
         raise Http404("no such date") from error
 
 
+def _solar_hijri_day(query: QueryDict) -> datetime.date:
+    """The day the Persian date picker names (?jy=1405&jm=10&jd=11); 404 for one the calendar lacks."""
+    try:
+        return from_jalali(*(int(query.get(field, "")) for field in ("jy", "jm", "jd")))
+    except ValueError as error:
+        raise Http404("no such date") from error
+
+
 @require_safe
 @ensure_csrf_cookie
 def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
@@ -172,8 +198,11 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
     picked = request.GET.get("date")
     if date is None and picked:
         return redirect("daily-date", date=_day(picked).isoformat())
+    if date is None and "jy" in request.GET:
+        return redirect("daily-date", date=_solar_hijri_day(request.GET).isoformat())
     day = _day(date) if date is not None else today
     one_day = datetime.timedelta(days=1)
+    this_year, shown = to_jalali(today)[0], to_jalali(day)
     context = {
         "day": day,
         "today": today,
@@ -183,6 +212,11 @@ def daily(request: HttpRequest, date: str | None = None) -> HttpResponse:
         "next_deal_in": math.ceil((day_end(today) - timezone.now()).total_seconds()),
         "previous_day": day - one_day if day > datetime.date.min else None,
         "next_day": day + one_day if day < today else None,
+        # The Persian page's date picker: the Solar Hijri calendar's days, months and recent years.
+        "jalali": dict(zip(("year", "month", "day"), shown, strict=True)),
+        "jalali_months": list(enumerate(JALALI_MONTHS, start=1)),
+        "jalali_years": sorted({*range(this_year - 4, this_year + 1), shown[0]}),
+        "month_days": list(range(1, 32)),
     }
     return render(request, "frontend/daily.html", context)
 

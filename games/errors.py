@@ -14,6 +14,12 @@ class GameNotFound(GameError):
     status = 404
 
 
+class DealCodeTypo(GameError):
+    """A deal code whose check symbol does not fit: one of its symbols was mistyped."""
+
+    code = "deal_code_typo"
+
+
 class NotYourGame(GameError):
     code = "not_your_game"
     status = 403

@@ -6,6 +6,8 @@ from django.db.models import Q
 
 from accounts.models import Player
 
+from .engine.deals import checked_deal_code
+
 
 class Deal(models.Model):
     """A deal: 52 cards, named either by a UTC date (the daily deal) or by a deal code."""
@@ -32,6 +34,12 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"daily {self.daily_date}" if self.daily_date else f"code {self.code}"
+
+    @property
+    def shared_code(self) -> str | None:
+        """The deal code as shown and shared, with its check symbol ('K7QD-M2XP-X'); `code` is the name it
+        is stored under, without it. None for a daily deal."""
+        return checked_deal_code(self.code) if self.code else None
 
 
 class Game(models.Model):

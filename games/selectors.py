@@ -97,6 +97,13 @@ def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) 
     return game, found
 
 
+def deal_codes_stored(*, codes: list[str]) -> list[str]:
+    """Those of `codes` (the names deals are stored under, "K7QD-M2XP") that name a deal someone has played
+    or been dealt, in the order given."""
+    stored = set(Deal.objects.filter(code__in=codes).values_list("code", flat=True))
+    return [code for code in codes if code in stored]
+
+
 def daily_deal_exists(*, date: datetime.date) -> bool:
     """Whether the daily deal of `date` is already derived, certified and stored."""
     return Deal.objects.filter(daily_date=date).exists()

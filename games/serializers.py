@@ -87,7 +87,9 @@ class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     deal = serializers.ListField(source="deal.cards", child=serializers.CharField())
-    deal_code = serializers.CharField(source="deal.code", allow_null=True)
+    deal_code = serializers.CharField(
+        source="deal.shared_code", allow_null=True, help_text="The deal's code with its check symbol, to share."
+    )
     daily_date = serializers.DateField(source="deal.daily_date", allow_null=True)
     ranked = serializers.BooleanField()
     started_at = serializers.DateTimeField()

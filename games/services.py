@@ -23,9 +23,10 @@ from accounts.models import Player
 from . import assessment, engine, events, fair_play, selectors, store
 from .engine import risk, solver
 from .engine.cards import describe
-from .engine.deals import CODE_LENGTH
+from .engine.deals import CHECKED_CODE_LENGTH
 from .errors import (
     AttemptDayOver,
+    DealCodeTypo,
     GameChanged,
     GameError,
     GameFinished,
@@ -67,23 +68,45 @@ def deal_for_date(*, date: datetime.date) -> Deal:
 
 
 def display_deal_code(code: str) -> str:
-    """The display form of a deal code ("K7QD-M2XP"); GameError, in the request's language, for text
-    that is not one (the engine's own words are English)."""
+    """The name a typed deal code's deal is stored under ("K7QD-M2XP": its 8 symbols without the check
+    symbol); GameError, in the request's language, for text that is not a deal code (the engine's own
+    words are English), DealCodeTypo for one whose check symbol shows a slip."""
     try:
         return engine.format_deal_code(code)
+    except engine.DealCodeTypo as typo:
+        raise _typo_refusal(code=code, typo=typo) from typo
     except ValueError as error:
-        words = {"code": describe(code), "length": local_number(CODE_LENGTH)}
+        words = {"code": describe(code), "length": local_number(CHECKED_CODE_LENGTH)}
         raise GameError(
             gettext(
-                "%(code)s is not a deal code: a deal code is %(length)s letters and digits such as K7QD-M2XP "
+                "%(code)s is not a deal code: a deal code is %(length)s letters and digits such as K7QD-M2XP-X "
                 "(no 0, 1, I or O)"
             )
             % words
         ) from error
 
 
+def _typo_refusal(*, code: str, typo: engine.DealCodeTypo) -> DealCodeTypo:
+    """The refusal of a mistyped code, suggesting the one deal already played or shared that a single slip
+    away from it names, when there is exactly one (a slip in a friend's code lands there)."""
+    near = selectors.deal_codes_stored(codes=[engine.format_deal_code(canonical) for canonical in typo.corrections])
+    words = {"code": describe(code)}
+    if len(near) != 1:
+        return DealCodeTypo(
+            gettext("%(code)s is not a deal code: a character is mistyped. Check it against the code you were sent.")
+            % words
+        )
+    suggestion = engine.checked_deal_code(near[0])
+    return DealCodeTypo(
+        gettext("%(code)s is not a deal code: a character is mistyped. Did you mean %(suggestion)s?")
+        % {**words, "suggestion": suggestion},
+        suggestion=suggestion,
+    )
+
+
 def deal_for_code(*, code: str) -> Deal:
-    """The stored deal a code names; raise GameError for text that is not a deal code."""
+    """The stored deal a code names (with its check symbol, or an 8-symbol code as first shared); raise
+    GameError for text that is not a deal code, DealCodeTypo for a mistyped one."""
     display_code = display_deal_code(code)
     deal, _ = Deal.objects.get_or_create(code=display_code, defaults={"cards": engine.deal_from_code(display_code)})
     return deal
@@ -108,7 +131,7 @@ def game_start(
         deal = deal_for_code(code=engine.new_deal_code())
     elif mode == Game.Mode.CODE:
         if not code:
-            raise GameError(gettext("a deal code is needed to play a code, such as 'K7QD-M2XP'"))
+            raise GameError(gettext("a deal code is needed to play a code, such as 'K7QD-M2XP-X'"))
         deal = deal_for_code(code=code)
     else:
         raise GameError(gettext("unknown mode %(mode)r: use daily, new or code") % {"mode": mode})

@@ -22,7 +22,9 @@ from .solver import solve
 
 # Deal codes use 32 symbols that cannot be confused when read aloud or copied by hand (no 0/O, 1/I).
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+# The symbols that name a deal; a code as shared carries one more, its check symbol (docs/rules.md).
 CODE_LENGTH = 8
+CHECKED_CODE_LENGTH = CODE_LENGTH + 1
 
 
 def _random_words(seed_text: str):  # type: ignore[no-untyped-def]
@@ -51,27 +53,82 @@ def shuffled_deck(seed_text: str) -> list[str]:
     return cards
 
 
+class DealCodeTypo(ValueError):
+    """A code of 9 symbols whose check symbol does not fit the other 8: a symbol was mistyped. `corrections`
+    are the canonical codes one slip away (one symbol changed, or two neighbours swapped) that pass the
+    check, the check symbol's own correction first."""
+
+    def __init__(self, code: str, corrections: tuple[str, ...]) -> None:
+        super().__init__(f"{describe(code)} is not a deal code: a symbol is mistyped (its check symbol does not fit)")
+        self.corrections = corrections
+
+
+def deal_code_check_symbol(canonical: str) -> str:
+    """The check symbol of 8 canonical symbols: Luhn mod 32 over the symbols' places in CODE_ALPHABET (the
+    rightmost doubled, then every other one; a doubled value v counts v // 32 + v % 32), plus one, so that
+    2222-2222 (all zeros) does not check itself. It catches every single mistyped symbol and every swap of
+    two neighbours but Z and 2 (docs/rules.md)."""
+    total = 1
+    for place, symbol in enumerate(reversed(canonical)):
+        value = CODE_ALPHABET.index(symbol)
+        if place % 2 == 0:
+            value *= 2
+            value = value // len(CODE_ALPHABET) + value % len(CODE_ALPHABET)
+        total += value
+    return CODE_ALPHABET[-total % len(CODE_ALPHABET)]
+
+
+def _checks(symbols: str) -> bool:
+    return deal_code_check_symbol(symbols[:CODE_LENGTH]) == symbols[CODE_LENGTH]
+
+
+def _one_slip_away(symbols: str) -> tuple[str, ...]:
+    """The canonical codes whose checked form is one mistyped symbol, or one swap of neighbours, from
+    `symbols`, the check symbol's correction first."""
+    found: list[str] = []
+    for place in reversed(range(CHECKED_CODE_LENGTH)):
+        for symbol in CODE_ALPHABET:
+            changed = symbols[:place] + symbol + symbols[place + 1 :]
+            if changed != symbols and _checks(changed):
+                found.append(changed[:CODE_LENGTH])
+    for place in range(CHECKED_CODE_LENGTH - 1):
+        swapped = symbols[:place] + symbols[place + 1] + symbols[place] + symbols[place + 2 :]
+        if swapped != symbols and _checks(swapped):
+            found.append(swapped[:CODE_LENGTH])
+    return tuple(dict.fromkeys(found))
+
+
 def normalize_deal_code(code: str) -> str:
-    """Return the canonical form of a deal code (upper case, no separators) or raise ValueError."""
+    """Return the canonical code (the 8 symbols that name the deal: upper case, no separators, no check
+    symbol) of a typed code, or raise ValueError. A code of 9 symbols must end in its check symbol
+    (DealCodeTypo when not); one of 8, as codes were first shared, is read as it is."""
     if not isinstance(code, str):
-        raise ValueError("a deal code is text such as 'K7QD-M2XP'")
+        raise ValueError("a deal code is text such as 'K7QD-M2XP-X'")
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
-    if len(cleaned) != CODE_LENGTH or any(symbol not in CODE_ALPHABET for symbol in cleaned):
+    if len(cleaned) not in (CODE_LENGTH, CHECKED_CODE_LENGTH) or any(symbol not in CODE_ALPHABET for symbol in cleaned):
         raise ValueError(
-            f"{describe(code)} is not a deal code: a deal code is {CODE_LENGTH} letters and digits"
-            f" such as K7QD-M2XP (no 0, 1, I or O)"
+            f"{describe(code)} is not a deal code: a deal code is {CHECKED_CODE_LENGTH} letters and digits"
+            f" such as K7QD-M2XP-X (no 0, 1, I or O)"
         )
-    return cleaned
+    if len(cleaned) == CHECKED_CODE_LENGTH and not _checks(cleaned):
+        raise DealCodeTypo(code, _one_slip_away(cleaned))
+    return cleaned[:CODE_LENGTH]
 
 
 def format_deal_code(code: str) -> str:
-    """The code as shown to people: two groups of four, 'K7QD-M2XP'."""
+    """The name a deal is stored under: its canonical code in two groups of four, 'K7QD-M2XP'."""
     canonical = normalize_deal_code(code)
     return f"{canonical[:4]}-{canonical[4:]}"
 
 
+def checked_deal_code(code: str) -> str:
+    """The code as shown and shared: the two groups of four and the check symbol, 'K7QD-M2XP-X'."""
+    canonical = normalize_deal_code(code)
+    return f"{canonical[:4]}-{canonical[4:]}-{deal_code_check_symbol(canonical)}"
+
+
 def new_deal_code() -> str:
-    """A fresh random deal code (40 bits), in its display form."""
+    """A fresh random deal code (40 bits), in the form its deal is stored under."""
     return format_deal_code("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime
-import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +18,6 @@ from tests.api_client import post
 
 PASSWORD = "correct horse battery"
 NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
-_deal_numbers = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
@@ -84,7 +82,7 @@ def finished_game(winning_game: dict[str, Any]) -> FinishedGame:
             deal, _ = Deal.objects.get_or_create(daily_date=day, defaults={"cards": winning_game["deal"]})
             finished_at = finished_at or datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
         else:
-            deal = Deal.objects.create(code=f"{next(_deal_numbers):04d}-TEST", cards=winning_game["deal"])
+            deal = Deal.objects.create(code=engine.new_deal_code(), cards=winning_game["deal"])
             finished_at = finished_at or NOON
         return Game.objects.create(
             player=player,

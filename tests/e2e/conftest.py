@@ -12,6 +12,7 @@ the rest of the suite goes on.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -26,6 +27,8 @@ from bench.cluster import ClusterError, daphne_process, manage
 from bench.cluster import fresh_database as cluster_database
 
 ROOT = Path(__file__).resolve().parents[2]
+# The README's pictures, written only by a run with SCREENSHOTS=1 (`make screenshots`).
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 # Every browser context is a new guest from 127.0.0.1: the per-address allowances would stop the suite,
 # so the server lifts them (tests/games/test_fair_play.py covers them).
 LIFTED_ALLOWANCES = {
@@ -86,7 +89,10 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
     with ExitStack() as stack:
         env = {
             **os.environ,
-            "DEBUG": "1",  # the app's own urls serve /static/
+            # As `make run`: static files from their sources, and the site's own error pages, not Django's
+            # debug pages (tests/settings.py puts DEBUG=1 in this process's environment).
+            "DEVELOPMENT": "1",
+            "DEBUG": "0",
             "DATABASE_URL": database_url,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
@@ -100,6 +106,20 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
         except ClusterError as error:
             pytest.fail(f"the e2e server did not start: {error}")
         yield daphne.origin
+
+
+def screenshot_digests() -> dict[str, str]:
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in SCREENSHOTS.glob("*.png")}
+
+
+@pytest.fixture(scope="package", autouse=True)
+def screenshots_left_alone() -> Iterator[None]:
+    """A plain test run leaves the checkout as it found it: the tracked screenshots change only when a run
+    was asked to refresh them (SCREENSHOTS=1, `make screenshots`)."""
+    before = screenshot_digests()
+    yield
+    if os.environ.get("SCREENSHOTS") != "1":
+        assert screenshot_digests() == before, "a browser test rewrote docs/screenshots/ without SCREENSHOTS=1"
 
 
 @pytest.fixture(scope="package")

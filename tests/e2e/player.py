@@ -123,3 +123,22 @@ def api_game(page: Page, game: int) -> dict[str, Any]:
     response = page.request.get(f"/api/games/{game}")
     assert response.ok, f"GET /api/games/{game}: {response.status} {response.text()}"
     return response.json()  # type: ignore[no-any-return]
+
+
+def inside_the_screen(page: Page, locator: Locator) -> bool:
+    """Whether the element's whole rectangle lies within the window as it is scrolled now: seen without
+    scrolling, measured from the element's rectangle, not from a picture."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def fits_the_width(page: Page) -> bool:
+    """Whether the page needs no sideways scrolling."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))

@@ -8,13 +8,15 @@ import hmac
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
     DECK,
+    DealCodeTypo,
     cards_match,
     certified_daily_deal,
+    checked_deal_code,
     daily_deal,
     daily_seed,
     deal_from_code,
@@ -276,6 +278,50 @@ def test_a_new_deal_code_is_shown_in_display_form_and_names_a_deal():
     code = new_deal_code()
     assert CODE_SHAPE.match(code), code
     assert sorted(deal_from_code(code)) == sorted(DECK)
+
+
+def test_a_code_is_shared_with_its_check_symbol_as_docs_rules_works_it_out():
+    assert checked_deal_code("k7qdm2xp") == "K7QD-M2XP-X"
+    assert checked_deal_code("2222-2222") == "2222-2222-Z"
+
+
+@given(st.text(alphabet=CODE_ALPHABET, min_size=8, max_size=8))
+def test_a_checked_code_and_its_eight_symbols_as_first_shared_name_the_same_deal(code):
+    checked = checked_deal_code(code)
+    assert normalize_deal_code(checked) == normalize_deal_code(code) == code
+    assert deal_from_code(checked) == deal_from_code(code)
+
+
+@given(
+    st.text(alphabet=CODE_ALPHABET, min_size=8, max_size=8),
+    st.integers(min_value=0, max_value=8),
+    st.sampled_from(CODE_ALPHABET),
+)
+def test_any_one_mistyped_symbol_of_a_checked_code_is_refused_and_the_meant_code_is_among_the_corrections(
+    code, place, symbol
+):
+    symbols = checked_deal_code(code).replace("-", "")
+    assume(symbols[place] != symbol)
+    slipped = symbols[:place] + symbol + symbols[place + 1 :]
+    with pytest.raises(DealCodeTypo, match="mistyped") as refused:
+        deal_from_code(slipped)
+    assert code in refused.value.corrections
+
+
+@given(st.text(alphabet=CODE_ALPHABET, min_size=8, max_size=8), st.integers(min_value=0, max_value=7))
+def test_two_neighbours_swapped_are_refused_unless_they_are_z_and_2(code, place):
+    symbols = checked_deal_code(code).replace("-", "")
+    assume(symbols[place] != symbols[place + 1] and {symbols[place], symbols[place + 1]} != {"Z", "2"})
+    swapped = symbols[:place] + symbols[place + 1] + symbols[place] + symbols[place + 2 :]
+    with pytest.raises(DealCodeTypo) as refused:
+        normalize_deal_code(swapped)
+    assert code in refused.value.corrections
+
+
+def test_a_wrong_check_symbol_lists_the_check_symbols_correction_first():
+    with pytest.raises(DealCodeTypo) as refused:
+        normalize_deal_code("K7QD-M2XP-Y")
+    assert refused.value.corrections[0] == "K7QDM2XP"
 
 
 def test_new_deal_codes_are_random():

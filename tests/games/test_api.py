@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 
 import pytest
 from django.conf import settings
@@ -12,11 +13,14 @@ from django.utils import timezone
 from accounts.models import Player
 from games import engine, services
 from games.engine import solver
+from games.engine.deals import CODE_ALPHABET
 from games.models import Game
 from games.services import game_finish, game_start
 from tests.api_client import post, start
 
 pytestmark = pytest.mark.django_db
+
+CHECKED_CODE = re.compile(r"[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]")
 
 
 def test_a_visitor_starts_the_daily_deal_as_a_guest_and_gets_the_game():
@@ -39,7 +43,49 @@ def test_reopening_the_daily_resumes_the_same_game(client):
 def test_a_new_game_shows_its_deal_code_and_the_code_deals_the_same_cards(client, other_client):
     mine = start(client, mode="new")
     theirs = start(other_client, mode="code", code=mine["deal_code"])
-    assert theirs["deal"] == mine["deal"] and len(mine["deal_code"]) == 9
+    assert theirs["deal"] == mine["deal"] and theirs["deal_code"] == mine["deal_code"]
+    assert CHECKED_CODE.fullmatch(mine["deal_code"]), mine["deal_code"]
+
+
+def slip(code: str, place: int) -> str:
+    """`code` with the symbol at `place` (of its 9, dashes aside) mistyped as the next one of the alphabet."""
+    symbols = code.replace("-", "")
+    mistyped = CODE_ALPHABET[(CODE_ALPHABET.index(symbols[place]) + 1) % len(CODE_ALPHABET)]
+    return symbols[:place] + mistyped + symbols[place + 1 :]
+
+
+@pytest.mark.parametrize("place", [0, 5, 8], ids=["first symbol", "a middle symbol", "the check symbol"])
+def test_a_slip_in_a_friends_code_is_refused_and_the_friends_code_is_suggested(client, other_client, place):
+    mine = start(client, mode="new")
+    status, error = post(other_client, "/api/games", {"mode": "code", "code": slip(mine["deal_code"], place)})
+    assert status == 400 and error["code"] == "deal_code_typo"
+    assert error["suggestion"] == mine["deal_code"]
+    assert f"Did you mean {mine['deal_code']}?" in error["error"]
+    assert not Game.objects.exclude(pk=mine["id"]).exists()
+
+
+def test_a_slip_that_is_near_no_deal_ever_dealt_is_refused_without_a_suggestion(client):
+    status, error = post(client, "/api/games", {"mode": "code", "code": slip("K7QD-M2XP-X", 2)})
+    assert status == 400 and error["code"] == "deal_code_typo" and "suggestion" not in error
+    assert "mistyped" in error["error"]
+
+
+def test_a_persian_player_reads_the_slip_in_persian(client):
+    response = client.post(
+        "/api/games",
+        data=json.dumps({"mode": "code", "code": "K7QD-M2XP-Y"}),
+        content_type="application/json",
+        headers={"accept-language": "fa"},
+    )
+    assert response.status_code == 400 and response.json()["code"] == "deal_code_typo"
+    assert "اشتباه" in response.json()["error"]
+
+
+def test_a_code_shared_before_check_symbols_opens_the_same_deal_and_shows_its_checked_form(client, other_client):
+    old = start(client, mode="code", code="2222-2222")
+    checked = start(other_client, mode="code", code="2222-2222-Z")
+    assert old["deal"] == checked["deal"]
+    assert old["deal_code"] == checked["deal_code"] == "2222-2222-Z"
 
 
 def test_the_owner_reads_their_game_in_progress(client, winning_game):

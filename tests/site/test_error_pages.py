@@ -37,3 +37,37 @@ def test_the_how_to_play_page_tells_the_history_in_both_languages(client: Client
     persian = client.get("/how-to-play", headers={"accept-language": "fa"}).content.decode()
     assert "1883" in english
     assert "برج بابل" in persian
+
+
+@pytest.mark.django_db
+def test_a_page_asked_with_a_method_it_does_not_take_answers_the_sites_405_page_in_persian(client: Client) -> None:
+    response = client.post("/how-to-play", headers={"accept-language": "fa"})
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD"
+    page = response.content.decode()
+    assert 'dir="rtl"' in page and 'data-testid="error-page"' in page
+    assert "اینجا در دسترس نیست" in page
+
+
+@pytest.mark.django_db
+def test_the_api_keeps_its_json_405(client: Client) -> None:
+    response = client.get("/api/games")
+    assert response.status_code == 405
+    assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+def test_a_post_without_its_csrf_token_gets_the_sites_403_page_in_the_visitors_language() -> None:
+    response = Client(enforce_csrf_checks=True).post("/race", headers={"accept-language": "fa"})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert 'dir="rtl"' in page and 'data-testid="error-page"' in page
+
+
+@pytest.mark.django_db
+def test_typing_race_in_the_address_bar_offers_to_open_a_race_room(client: Client) -> None:
+    response = client.get("/race")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-testid="race-new-page"' in page
+    assert 'action="/race"' in page and 'data-testid="race-a-friend"' in page

@@ -16,7 +16,7 @@ def environment(**env: str) -> dict[str, str]:
     clean = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
+        if key not in {"DJANGO_SETTINGS_MODULE", "DEBUG", "DEVELOPMENT", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS"}
     }
     return {**clean, **env}
 
@@ -53,6 +53,29 @@ def test_with_debug_unset_the_site_runs_without_debug_and_refuses_to_start_witho
     assert shown.stdout.strip() == "False"
     refused = manage("check", **keys)
     assert refused.returncode != 0 and "SECRET_KEY" in refused.stderr
+
+
+def test_make_runs_settings_serve_static_files_and_the_sites_own_error_pages_not_the_debug_page():
+    # `make run` sets DEVELOPMENT=1 and nothing else: no secrets, no hosts, no DEBUG.
+    visit = (
+        "from django.conf import settings; from django.test import Client; client = Client(HTTP_HOST='localhost');"
+        "missing = client.get('/no-such-page'); style = client.get('/static/css/site.css');"
+        "print(settings.DEBUG, missing.status_code, b'Page not found' in missing.content,"
+        " b'URLconf' in missing.content, style.status_code)"
+    )
+    shown = manage("shell", "--no-imports", "-c", visit, DEVELOPMENT="1")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split() == ["False", "404", "True", "False", "200"]
+
+
+def test_make_dev_shows_djangos_debug_page_to_the_developer_who_asks_for_it():
+    visit = (
+        "from django.test import Client; missing = Client(HTTP_HOST='localhost').get('/no-such-page');"
+        "print(missing.status_code, b'URLconf' in missing.content)"
+    )
+    shown = manage("shell", "--no-imports", "-c", visit, DEBUG="1")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split() == ["404", "True"]
 
 
 def test_production_refuses_to_start_with_the_example_files_placeholder_secrets():

@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.test import Client
 
-from frontend.jalali import to_jalali
+from frontend.jalali import from_jalali, to_jalali
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,24 @@ def test_a_profile_in_persian_says_since_when_in_both_calendars(client: Client, 
     player.save(update_fields=["created_at"])
     page = client.get(f"/players/{player.nickname}", headers={"accept-language": "fa"}).content.decode()
     assert "۹ آذر ۱۴۰۵ (۳۰ نوامبر ۲۰۲۶)" in page
+
+
+def test_every_solar_hijri_day_from_2000_to_2040_leads_back_to_its_gregorian_day() -> None:
+    day = datetime.date(2000, 1, 1)
+    while day <= datetime.date(2040, 12, 31):
+        assert from_jalali(*to_jalali(day)) == day
+        day += datetime.timedelta(days=1)
+
+
+@pytest.mark.parametrize("missing", [(1405, 7, 31), (1404, 12, 30), (1405, 13, 1), (1405, 0, 1)])
+def test_a_day_the_solar_hijri_calendar_lacks_is_refused(missing: tuple[int, int, int]) -> None:
+    with pytest.raises(ValueError, match="no Solar Hijri"):
+        from_jalali(*missing)
+
+
+@pytest.mark.django_db
+def test_the_persian_date_picker_opens_the_days_board_and_refuses_a_missing_day(client: Client) -> None:
+    response = client.get("/daily", {"jy": "1405", "jm": "9", "jd": "9"})
+    assert response.status_code == 302 and response["Location"] == "/daily/2026-11-30"
+    assert client.get("/daily", {"jy": "1405", "jm": "7", "jd": "31"}).status_code == 404
+    assert client.get("/daily", {"jy": "soon", "jm": "7", "jd": "1"}).status_code == 404

@@ -58,7 +58,7 @@ def test_a_deal_code_that_is_none_is_refused_in_persian(client: Client) -> None:
     client.cookies["django_language"] = "fa"
     status, error = post(client, "/api/games", {"mode": "code", "code": "0000-0000"})
     assert status == 400 and error["code"] == "invalid"
-    assert error["error"].startswith("'0000-0000' کد دست نیست") and "۸ حرف" in error["error"]
+    assert error["error"].startswith("'0000-0000' کد دست نیست") and "۹ حرف" in error["error"]
 
 
 @pytest.mark.django_db

@@ -103,8 +103,9 @@ function boardRow(entry, { mine, replayable }) {
     row.setAttribute("aria-current", "true");
     row.tabIndex = -1;
   }
-  const player = element("td");
-  player.append(element("a", { text: entry.player, attrs: { href: profileUrl(entry.player), dir: "auto" } }));
+  const player = element("td", { className: "player" });
+  const name = { href: profileUrl(entry.player), dir: "auto", title: entry.player };
+  player.append(element("a", { className: "player-name", text: entry.player, attrs: name }));
   if (mine) player.append(" ", element("span", { className: "player-chip", text: gettext("you") }));
   const replay = element("td");
   if (replayable || mine) {

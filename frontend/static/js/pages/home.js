@@ -11,6 +11,7 @@ export function main() {
   const form = page.querySelector('[data-testid="code-form"]');
   const input = page.querySelector('[data-testid="code-input"]');
   const submit = form.querySelector('button[type="submit"]');
+  const suggestion = page.querySelector('[data-testid="code-suggestion"]');
 
   function busy(on, pressed) {
     for (const button of buttons) button.disabled = on;
@@ -21,6 +22,16 @@ export function main() {
   function showError(message) {
     error.textContent = message;
     error.hidden = !message;
+    offerCode("");
+  }
+
+  // A mistyped code's refusal may name the code it most likely meant: one tap plays that one.
+  function offerCode(code) {
+    // The code stays Latin and left to right inside a Persian label (docs/i18n.md).
+    const shown = Object.assign(document.createElement("bdi"), { dir: "ltr", textContent: code });
+    suggestion.replaceChildren(gettext("Play"), " ", shown);
+    suggestion.dataset.code = code;
+    suggestion.parentElement.hidden = !code;
   }
 
   async function start(mode, code, pressed) {
@@ -31,6 +42,7 @@ export function main() {
     } catch (failure) {
       busy(false, pressed);
       showError(failure.message);
+      if (failure.code === "deal_code_typo" && failure.body?.suggestion) offerCode(failure.body.suggestion);
       if (mode === "code") input.focus();
     }
   }
@@ -43,12 +55,17 @@ export function main() {
     event.preventDefault();
     const code = input.value.trim().toUpperCase();
     if (!code) {
-      showError(gettext("Type a deal code, such as K7QD-M2XP."));
+      showError(gettext("Type a deal code, such as K7QD-M2XP-X."));
       input.focus();
       return;
     }
     input.value = code;
     start("code", code, submit);
+  });
+
+  suggestion.addEventListener("click", () => {
+    input.value = suggestion.dataset.code;
+    start("code", input.value, suggestion);
   });
 
   // Back from a game page via the browser's cache: the buttons must work again.

@@ -102,10 +102,15 @@ function drawChart(container, points) {
     svg.append(dot);
   });
   // The axis's ends name their days in the page's own calendar only: both calendars would not fit a phone.
+  // Games all of one day share one label, in the middle: two ends reading the same date say nothing.
   const axisDate = (point) => formatDate(point.at.slice(0, 10), { dateStyle: "medium" });
-  const ends = [[axisDate(points[0]), "left", left], [axisDate(points[points.length - 1]), "right", width - right]];
+  const [firstDay, lastDay] = [axisDate(points[0]), axisDate(points[points.length - 1])];
+  const ends = firstDay === lastDay
+    ? [[firstDay, "middle", left + plotWidth / 2]]
+    : [[firstDay, "left", left], [lastDay, "right", width - right]];
   for (const [text, side, at] of ends) {
-    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchorAt(side, box) });
+    const anchor = side === "middle" ? "middle" : anchorAt(side, box);
+    const label = svgElement("text", { class: "chart-label", x: at, y: height - 6, "text-anchor": anchor });
     label.textContent = text;
     svg.append(label);
   }
@@ -144,7 +149,8 @@ function dayCell(date, result) {
 
 function drawCalendar(container, calendar) {
   // Months and weeks as the page's calendar has them: Solar Hijri months from Saturday in Persian,
-  // Gregorian months from Monday in English.
+  // Gregorian months from Monday in English. The newest month comes first, so today is at the top
+  // rather than six months of grids down a phone's screen.
   container.replaceChildren();
   // Each played day leads to its game's replay, which says when a day's game can be replayed by others.
   const results = new Map(calendar.days.map((day) => [day.date, { ...day, url: replayPageUrl(day.game) }]));
@@ -165,7 +171,7 @@ function drawCalendar(container, calendar) {
       const blanks = (day.getUTCDay() - start + 7) % 7;
       for (let i = 0; i < blanks; i += 1) grid.append(element("span", { className: "day blank", attrs: { "aria-hidden": "true" } }));
       block.append(grid);
-      container.append(block);
+      container.prepend(block);
     }
     grid.append(dayCell(date, results.get(date)));
   }

@@ -1,0 +1,39 @@
+"""How to play, as a reader sees it: the pictures are the board's own cards, drawn, named and fitting a
+phone's width, in Persian and English."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .player import LANGUAGES, SIZES, fits_the_width, visitor_page
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize(("language", "size"), [("fa", "phone"), ("en", "phone"), ("en", "desktop")])
+def test_every_tip_has_its_picture_drawn_with_the_sites_cards_within_the_screens_width(
+    browser: Browser, site_url: str, language: str, size: str
+) -> None:
+    assert language in LANGUAGES and size in SIZES
+    with visitor_page(browser, site_url, language=language, size=size) as page:
+        page.goto("/how-to-play")
+        tips = page.get_by_test_id("tip")
+        assert tips.count() >= 6
+        width = SIZES[size][0]
+        for board in page.get_by_test_id("tip-board").all():
+            cards = board.locator(".card[data-card]")
+            expected = len((board.get_attribute("data-cards") or "").split())
+            expect(cards).to_have_count(expected)
+            for card in cards.all():
+                box = card.bounding_box()
+                assert box is not None and box["width"] >= 30 and box["x"] >= 0 and box["x"] + box["width"] <= width
+        for index in range(tips.count()):
+            expect(tips.nth(index).get_by_test_id("tip-board").locator(".card")).not_to_have_count(0)
+        assert fits_the_width(page)
+        # Each picture is named for screen readers, with the cards' names in the page's language.
+        label = page.get_by_test_id("tip").first.get_by_test_id("tip-board").get_attribute("aria-label") or ""
+        assert ("هشت پیک" if language == "fa" else "eight of spades") in label
+        history = page.get_by_test_id("history")
+        expect(history).to_contain_text("۱۸۸۳" if language == "fa" else "1883")
+        expect(history).to_contain_text("The Idle Year")
