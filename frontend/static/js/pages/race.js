@@ -1,7 +1,9 @@
 // The race page: the room's lobby, countdown, live track and standings, and the racer's own board.
 // The room socket brings everything (the room, the countdown, this racer's game at the start, every
-// racer's progress, the standings); the racer plays on the normal player socket (pages/race/board.js).
-// main() runs the page; nothing runs on import.
+// racer's progress, the standings); the racer plays on the normal player socket, on the same board as
+// the game page (play.js: taps, drag, keyboard, undo, resume after a reload). Each racer's progress is
+// a versioned stream (stream.js) kept by the one event→line reducer (line.js). main() runs the page;
+// nothing runs on import.
 
 import { announce } from "../announce.js";
 import { ApiError, joinRace } from "../api.js";
@@ -9,19 +11,18 @@ import { ask } from "../ask.js";
 import { BoardView } from "../board/view.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { lineAfter } from "../line.js";
 import { localDigits } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
+import { PlayController } from "../play.js";
 import { replay } from "../rules.js";
-import { RacerBoard } from "./race/board.js";
-import { RoomLink, ServerClock } from "./race/room_link.js";
+import { LiveSocket } from "../socket.js";
+import { VersionedStream } from "../stream.js";
+import { ServerClock } from "./race/server_clock.js";
 
 const TICK_MS = 200;
 const LATE_MS = 1500; // the start or the end is this late on the server's clock: ask for the room again
 const SYNC_EVERY_MS = 1000; // at most one `sync` a second
-
-function copyLine(moves) {
-  return (moves || []).map((move) => [move[0], move[1]]);
-}
 
 function element(tag, className, text) {
   const made = document.createElement(tag);
@@ -77,8 +78,8 @@ class RacePage {
       timeLeft: byTestId("time-left"),
     };
     this.clock = new ServerClock();
-    this.link = new RoomLink({
-      wsPath: page.dataset.wsPath,
+    this.link = new LiveSocket({
+      nextPath: () => page.dataset.wsPath,
       onMessage: (message) => this.onMessage(message),
       onState: (state) => this.setConnection(state),
       onRefused: (refusal) => this.say(refusal.error || gettext("This room cannot be followed.")),
@@ -221,12 +222,27 @@ class RacePage {
     this.renderRoom();
   }
 
+  /** This racer's game: played on the game page's board, without hints; End game counts in the race. */
   onStart(game) {
-    if (this.board?.game.id === game.id) return;
+    if (this.board?.gameId === game.id) return;
     this.stopBoard();
     this.el.myRace.hidden = false;
-    this.board = new RacerBoard(this.el.board, game, { onFinished: () => this.renderControls() });
-    this.board.start();
+    const board = new PlayController({
+      el: this.el.board,
+      gameId: game.id,
+      wsPath: game.ws,
+      words: {
+        finished: gettext("Your race is run: the standings come when everyone is done."),
+        stuck: gettext("No more moves: undo, or end your game."),
+        endQuestion: gettext("End your game now? It counts in the race as it stands."),
+      },
+      page: {
+        finished: () => this.renderControls(),
+        refused: (refusal) => board.setStatus(refusal.error),
+      },
+    });
+    this.board = board;
+    board.start({ game });
     this.say("");
   }
 
@@ -242,16 +258,25 @@ class RacePage {
       this.askAgain(); // a racer or a start this page has not heard of yet
       return;
     }
+    known.progress.take(progress.v, progress);
+  }
+
+  /** A racer's progress, applied once and in version order (a missing version asks for the room). */
+  progressStream(racer) {
+    return new VersionedStream({
+      apply: (progress) => this.applyProgress(racer, progress),
+      onGap: () => this.askAgain(), // the room brings every racer's whole line
+    });
+  }
+
+  applyProgress(racer, progress) {
+    const known = this.racers.get(racer);
+    if (!known) return;
     const entry = known.entry;
-    if (progress.v <= entry.v) return;
-    if (progress.v !== entry.v + 1) {
-      this.askAgain(); // a version went missing: the room brings every racer's whole line
-      return;
-    }
     this.announceProgress(entry, progress);
     Object.assign(entry, {
       v: progress.v,
-      line: lineAfter(entry.line, progress),
+      line: lineAfter(entry.line ?? [], progress),
       piles: progress.piles,
       score: progress.score,
       moves: progress.moves,
@@ -359,13 +384,18 @@ class RacePage {
       const kept = previous.get(fresh.racer)?.entry;
       // Progress heard since this room was written is newer than the room's copy: keep it.
       const entry = kept && kept.v > fresh.v && started ? { ...fresh, ...pick(kept) } : { ...fresh };
-      const known = { entry, card: null, view: null, fields: {} };
+      const progress = previous.get(fresh.racer)?.progress ?? this.progressStream(fresh.racer);
+      progress.startAt(entry.v);
+      const known = { entry, card: null, view: null, fields: {}, progress };
       known.card = this.card(known, started);
       this.racers.set(entry.racer, known);
       return known.card;
     });
     this.el.racers.replaceChildren(...cards);
-    for (const known of this.racers.values()) this.updateCard(known, null);
+    for (const known of this.racers.values()) {
+      this.updateCard(known, null);
+      known.progress.drain(); // progress heard ahead of this room
+    }
   }
 
   card(known, started) {
@@ -538,15 +568,6 @@ class RacePage {
       this.el.invite.select();
     }
   }
-}
-
-/** A racer's line after one event of their game (docs/api.md, "Games are streams of events"). */
-function lineAfter(line, { kind, move, line: whole }) {
-  if (kind === "move") return [...copyLine(line), move];
-  if (kind === "undo") return copyLine(line).slice(0, -1);
-  if (kind === "finish" && whole) return copyLine(whole);
-  if (kind === "finish" && move) return [...copyLine(line), move];
-  return copyLine(line);
 }
 
 /** The parts of a racer's entry that progress updates. */
