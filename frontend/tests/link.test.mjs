@@ -282,3 +282,18 @@ test("a resumed socket that starts with a state takes it, even one older than th
   assert.deepEqual(heard.games.at(-1).moves, [[5, 4]]);
   assert.deepEqual(board.line, [[5, 4]], "the board follows the server");
 });
+
+test("a gap that a sync does not fill is resumed on a new socket with ?v=", () => {
+  const { link, sockets } = connected(4);
+  sockets[0].receive(event(6, "move", [5, 4]));
+  mock.timers.tick(300);
+  assert.deepEqual(sockets[0].sent, [{ t: "sync", v: 4, n: 1 }]);
+  mock.timers.tick(2000);
+  assert.equal(sockets[0].readyState, CLOSED);
+  assert.equal(sockets[1].path, "/ws/games/7/?v=4");
+  sockets[1].open();
+  sockets[1].receive(event(5, "move", [9, 8]));
+  sockets[1].receive(event(6, "move", [5, 4]));
+  assert.equal(link.version, 6);
+  assert.equal(link.settled, true);
+});
