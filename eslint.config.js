@@ -13,6 +13,14 @@ export default [
     },
   },
   {
+    rules: {
+      eqeqeq: "error",
+      "no-var": "error",
+      "prefer-const": "error",
+      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+    },
+  },
+  {
     files: ["frontend/tests/**/*.mjs"],
     languageOptions: {
       ecmaVersion: 2024,
