@@ -6,41 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { LiveSocket } from "../static/js/socket.js";
-
-class FakeSocket extends EventTarget {
-  constructor(path) {
-    super();
-    this.path = path;
-    this.closedWith = null;
-    this.readyState = 0;
-    this.sent = [];
-  }
-
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-
-  close(code) {
-    this.closedWith = code;
-  }
-
-  open() {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
-  }
-
-  message(content) {
-    const event = new Event("message");
-    event.data = JSON.stringify(content);
-    this.dispatchEvent(event);
-  }
-
-  closeWith(code) {
-    const event = new Event("close");
-    event.code = code;
-    this.dispatchEvent(event);
-  }
-}
+import { socketsInto } from "./fake_socket.mjs";
 
 function linkWith(sockets, options = {}) {
   const heard = [];
@@ -51,11 +17,7 @@ function linkWith(sockets, options = {}) {
     onMessage: (message) => heard.push(message),
     onRefused: (refusal) => refusals.push(refusal),
     onState: (state) => states.push(state),
-    openSocket: (path) => {
-      const socket = new FakeSocket(path);
-      sockets.push(socket);
-      return socket;
-    },
+    openSocket: socketsInto(sockets),
     ...options,
   });
   return { link, heard, refusals, states };
@@ -80,8 +42,8 @@ test("a refusal is final: its reason reaches the page and no new socket opens", 
   const { link, heard, refusals } = linkWith(sockets);
   link.start();
   sockets[0].open();
-  sockets[0].message({ t: "refused", code: "not_found", error: "there is no race room 'ZZZZZZ'" });
-  sockets[0].closeWith(4404);
+  sockets[0].receive({ t: "refused", code: "not_found", error: "there is no race room 'ZZZZZZ'" });
+  sockets[0].close(4404);
   assert.deepEqual(heard, []);
   assert.deepEqual(refusals, [{ code: "not_found", error: "there is no race room 'ZZZZZZ'", closeCode: 4404 }]);
   assert.equal(link.state, "refused");
@@ -94,12 +56,12 @@ test("a dropped socket is opened again and its messages reach the page", async (
   const { link, heard } = linkWith(sockets);
   link.start();
   sockets[0].open();
-  sockets[0].closeWith(1006);
+  sockets[0].close(1006);
   assert.equal(link.state, "offline");
   t.mock.timers.tick(1_000);
   assert.equal(sockets.length, 2);
   sockets[1].open();
-  sockets[1].message({ t: "room", version: 3 });
+  sockets[1].receive({ t: "room", version: 3 });
   assert.deepEqual(heard, [{ t: "room", version: 3 }]);
 });
 
@@ -122,16 +84,16 @@ test("the backoff grows while sockets keep failing, and starts over once one ope
   const sockets = [];
   const { link } = linkWith(sockets);
   link.start();
-  sockets[0].closeWith(1006);
+  sockets[0].close(1006);
   t.mock.timers.tick(625); // the first wait is 500 ms ± 25 %
   assert.equal(sockets.length, 2);
-  sockets[1].closeWith(1006);
+  sockets[1].close(1006);
   t.mock.timers.tick(700);
   assert.equal(sockets.length, 2, "the second wait is about a second");
   t.mock.timers.tick(600);
   assert.equal(sockets.length, 3);
   sockets[2].open();
-  sockets[2].closeWith(1006);
+  sockets[2].close(1006);
   t.mock.timers.tick(625);
   assert.equal(sockets.length, 4);
 });
@@ -142,7 +104,7 @@ test("a close once the stream is over ends the link without a retry", (t) => {
   const { link, states } = linkWith(sockets, { isOver: () => true });
   link.start();
   sockets[0].open();
-  sockets[0].closeWith(1000);
+  sockets[0].close(1000);
   t.mock.timers.tick(60_000);
   assert.equal(sockets.length, 1);
   assert.equal(states.at(-1), "ended");
@@ -156,7 +118,7 @@ test("stopped, the link closes its socket and opens no other", (t) => {
   sockets[0].open();
   link.stop();
   assert.equal(sockets[0].closedWith, 1000);
-  sockets[0].closeWith(1000);
+  sockets[0].close(1000);
   t.mock.timers.tick(60_000);
   assert.equal(sockets.length, 1);
   assert.equal(states.at(-1), "closed");

@@ -7,31 +7,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, mock, test } from "node:test";
 
 import { StreamLink, VersionedStream } from "../static/js/stream.js";
-
-class FakeSocket {
-  constructor(path) {
-    this.path = path;
-    this.listeners = new Map();
-    this.closedWith = null;
-  }
-
-  addEventListener(type, listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-
-  emit(type, event = {}) {
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-
-  receive(message) {
-    this.emit("message", { data: JSON.stringify(message) });
-  }
-
-  close(code = 1000) {
-    this.closedWith = code;
-    this.emit("close", { code });
-  }
-}
+import { socketsInto } from "./fake_socket.mjs";
 
 function event(v, kind, move = null, extra = {}) {
   return { t: "event", game: 7, v, kind, move, piles: 52, at: "2026-11-30T12:00:00Z", line: null, result: null, ...extra };
@@ -51,14 +27,10 @@ function watch() {
     onMessage: (message) => heard.others.push(message),
     onStatus: (status) => heard.statuses.push(status),
     onRefused: (refusal) => heard.refusals.push(refusal),
-    openSocket: (path) => {
-      const socket = new FakeSocket(path);
-      sockets.push(socket);
-      return socket;
-    },
+    openSocket: socketsInto(sockets),
   });
   link.start();
-  sockets[0].emit("open");
+  sockets[0].open();
   return { link, sockets, heard };
 }
 
@@ -96,7 +68,7 @@ test("a version that does not come is asked for again by reconnecting with ?v=",
   mock.timers.tick(500);
   assert.equal(sockets[0].closedWith, 1000);
   assert.equal(sockets[1].path, "/ws/watch/7/?v=1");
-  sockets[1].emit("open");
+  sockets[1].open();
   sockets[1].receive(event(2, "move", [5, 4]));
   sockets[1].receive(event(3, "move", [4, 3]));
   assert.deepEqual(
