@@ -12,7 +12,7 @@ const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const OPEN = 1; // WebSocket.OPEN
 
 /** A WebSocket to `path` on this site, over wss: when the page came over https:. */
-export function browserSocket(path) {
+function browserSocket(path) {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   return new WebSocket(`${scheme}//${window.location.host}${path}`);
 }
@@ -28,17 +28,17 @@ export function isFinalClose(code, refusal = null) {
 }
 
 /** How long to wait before reconnect attempt number `attempt` (0-based). */
-export function backoffDelay(attempt) {
+function backoffDelay(attempt) {
   return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
 }
 
 /** backoffDelay spread over ±25 %, so that pages cut off together do not all come back together. */
-export function retryDelay(attempt) {
+function retryDelay(attempt) {
   return backoffDelay(attempt) * (0.75 + Math.random() * 0.5);
 }
 
 /** A frame's message: its JSON object, or null for a frame that is not JSON or not an object. */
-export function parseFrame(data) {
+function parseFrame(data) {
   let message;
   try {
     message = JSON.parse(data);
