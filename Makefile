@@ -64,15 +64,17 @@ translations: $(VENV)/.installed-run check-gettext
 messages: $(VENV)/.installed-run check-gettext
 	DEBUG=1 $(BIN)/python manage.py update_translations
 
-# axe-core, the accessibility checker the browser tests inject into pages (package.json pins it).
+# The Node.js tools of the tests (package.json pins them): axe-core, the accessibility checker the
+# browser tests inject into pages, and ESLint for the site's JavaScript (eslint.config.js).
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-lint: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	npx --no-install eslint frontend/
 
 test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/axe-core/axe.min.js
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run

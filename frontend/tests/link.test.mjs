@@ -6,45 +6,9 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, mock, test } from "node:test";
 
 import { GameLink } from "../static/js/link.js";
+import { socketsInto } from "./fake_socket.mjs";
 
-const OPEN = 1;
-const CLOSED = 3;
-
-/** A socket the test plays the server's part on. */
-class FakeSocket {
-  constructor(path) {
-    this.path = path;
-    this.readyState = 0;
-    this.sent = [];
-    this.listeners = new Map();
-  }
-
-  addEventListener(type, listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-
-  emit(type, event = {}) {
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-
-  open() {
-    this.readyState = OPEN;
-    this.emit("open");
-  }
-
-  receive(message) {
-    this.emit("message", { data: JSON.stringify(message) });
-  }
-
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-
-  close(code = 1000) {
-    this.readyState = CLOSED;
-    this.emit("close", { code });
-  }
-}
+const CLOSED = 3; // WebSocket.CLOSED
 
 function event(v, kind, move = null, extra = {}) {
   const at = "2026-11-30T12:00:00Z";
@@ -71,11 +35,7 @@ function makeLink(board = { line: [] }) {
     onReject: (reject) => heard.rejects.push(reject),
     onRefused: (refusal) => heard.refusals.push(refusal),
     onState: (linkState) => heard.states.push(linkState),
-    openSocket: (path) => {
-      const socket = new FakeSocket(path);
-      sockets.push(socket);
-      return socket;
-    },
+    openSocket: socketsInto(sockets),
   });
   return { link, sockets, heard, board };
 }
@@ -281,4 +241,19 @@ test("a resumed socket that starts with a state takes it, even one older than th
   assert.equal(link.version, 2);
   assert.deepEqual(heard.games.at(-1).moves, [[5, 4]]);
   assert.deepEqual(board.line, [[5, 4]], "the board follows the server");
+});
+
+test("a gap that a sync does not fill is resumed on a new socket with ?v=", () => {
+  const { link, sockets } = connected(4);
+  sockets[0].receive(event(6, "move", [5, 4]));
+  mock.timers.tick(300);
+  assert.deepEqual(sockets[0].sent, [{ t: "sync", v: 4, n: 1 }]);
+  mock.timers.tick(2000);
+  assert.equal(sockets[0].readyState, CLOSED);
+  assert.equal(sockets[1].path, "/ws/games/7/?v=4");
+  sockets[1].open();
+  sockets[1].receive(event(5, "move", [9, 8]));
+  sockets[1].receive(event(6, "move", [5, 4]));
+  assert.equal(link.version, 6);
+  assert.equal(link.settled, true);
 });

@@ -50,8 +50,20 @@ def server_shell(database_url: str, code: str) -> str:
     return (done.stdout.strip().splitlines() or [""])[-1]
 
 
-def pile(page: Page, index: int) -> Locator:
-    return page.locator(f'{PILE}[data-index="{index}"]')
+def pile(page: Page, index: int, piles: str = PILE) -> Locator:
+    """Pile `index` of `piles` (the game page's row, or MY_PILES on the race page)."""
+    return page.locator(f'{piles}[data-index="{index}"]')
+
+
+def drag(page: Page, source: int, target: int, piles: str = PILE) -> None:
+    """Press on pile `source`, move the mouse over pile `target` in small steps, and let go."""
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    start, end = pile(page, source, piles).bounding_box(), pile(page, target, piles).bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
 
 
 def game_id(page: Page) -> int:

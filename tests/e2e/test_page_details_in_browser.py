@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import player_page
-from .player import CARDS_HAVE_LANDED, PILE, api_game, end_game, game_id, open_board, pile, play, start_code_game
+from .player import CARDS_HAVE_LANDED, PILE, api_game, drag, end_game, game_id, open_board, pile, play, start_code_game
 
 pytestmark = pytest.mark.e2e
 
@@ -118,17 +118,6 @@ def test_without_a_clipboard_share_shows_the_summary_selected(page: Page) -> Non
         "() => { const f = document.activeElement; return f.value.slice(f.selectionStart, f.selectionEnd); }"
     )
     assert selected == text.input_value()
-
-
-def drag(page: Page, source: int, target: int) -> None:
-    """Press on pile `source`, move the mouse over pile `target` in small steps, and let go."""
-    page.wait_for_function(CARDS_HAVE_LANDED)
-    start, end = pile(page, source).bounding_box(), pile(page, target).bounding_box()
-    assert start and end
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
-    page.mouse.up()
 
 
 def test_dragging_a_pile_onto_its_target_plays_the_move(page: Page) -> None:

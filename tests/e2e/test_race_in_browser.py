@@ -1,16 +1,22 @@
 """Two friends race in two browsers: an invite link, ready, the countdown, the same deal on both boards,
-each seeing the other's progress live, and the standings when both have ended their games."""
+each seeing the other's progress live, and the standings when both have ended their games. A racer's
+board plays like the game page's: drag, the keyboard, and a reload that resumes moves the server had
+not heard yet."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .player import MY_PILES, PILE, api_game, me, play_any_move, racer_card
+from .player import CARDS_HAVE_LANDED, MY_PILES, PILE, api_game, drag, me, pile, play_any_move, racer_card
 
 pytestmark = pytest.mark.e2e
+
+CODE = "2222-2222"
+# Three legal moves of this deal, one after the other (see test_page_details_in_browser.py).
+OPENING = ([2, 1], [4, 1], [6, 3])
 
 
 def end_my_game(page: Page) -> None:
@@ -96,3 +102,68 @@ def test_a_racer_who_left_the_lobby_takes_a_seat_again_without_reloading(page: P
     expect(racer_card(host, friend_id)).to_have_attribute("data-connected", "true")
     expect(friend.get_by_test_id("ready")).to_be_visible()
     expect(friend.get_by_test_id("take-seat")).to_be_hidden()
+
+
+def start_a_race_alone(page: Page, code: str) -> int:
+    """Open a room on the deal `code`, start it alone, and wait for the board; the racer's player id."""
+    page.goto("/")
+    page.get_by_test_id("race-a-friend").click()
+    page.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
+    page.get_by_test_id("deal-code-input").fill(code)
+    page.get_by_test_id("settings-save").click()
+    expect(page.locator('[data-role="limit"]')).to_contain_text("a deal the host picked")
+    page.get_by_test_id("start").click()  # a host alone may start
+    expect(page.locator(MY_PILES)).to_have_count(52, timeout=15_000)
+    return me(page)
+
+
+def test_a_racer_drags_a_pile_and_plays_and_undoes_with_the_keyboard(page: Page) -> None:
+    racer = start_a_race_alone(page, CODE)
+    source, target = OPENING[0]
+    moved = pile(page, source, MY_PILES).get_attribute("data-top")
+
+    drag(page, source, target, MY_PILES)
+
+    expect(page.locator(MY_PILES)).to_have_count(51)
+    expect(pile(page, target, MY_PILES)).to_have_attribute("data-top", moved or "")
+    expect(racer_card(page, racer)).to_have_attribute("data-piles", "51")  # the server has the move
+
+    source, target = OPENING[1]
+    page.wait_for_function(CARDS_HAVE_LANDED)
+    pile(page, source, MY_PILES).focus()
+    page.keyboard.press("Enter")
+    if page.locator(f"{MY_PILES}.target").count() == 2:
+        page.keyboard.press(str(source - target))  # 1: onto the neighbour, 3: three places left
+    expect(page.locator(MY_PILES)).to_have_count(50)
+    expect(racer_card(page, racer)).to_have_attribute("data-piles", "50")
+
+    page.keyboard.press("u")
+    expect(page.locator(MY_PILES)).to_have_count(51)
+    expect(racer_card(page, racer)).to_have_attribute("data-piles", "51")
+    expect(racer_card(page, racer).get_by_test_id("racer-moves")).to_have_text("1")
+
+
+def test_a_reload_mid_race_resumes_moves_the_server_had_not_heard(page: Page) -> None:
+    racer = start_a_race_alone(page, CODE)
+    # The game socket opens but reaches no server: moves stay on the board, and in the tab's storage.
+    cut_off = True
+
+    def game_socket(socket: WebSocketRoute) -> None:
+        if not cut_off:
+            socket.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/games/\d+/"), game_socket)
+    page.reload()
+    expect(page.locator(MY_PILES)).to_have_count(52, timeout=15_000)
+    for source, target in OPENING[:2]:
+        drag(page, source, target, MY_PILES)
+    expect(page.locator(MY_PILES)).to_have_count(50)
+    page.wait_for_timeout(500)
+    expect(racer_card(page, racer)).to_have_attribute("data-piles", "52")  # nothing reached the server
+
+    cut_off = False
+    page.reload()
+
+    expect(racer_card(page, racer)).to_have_attribute("data-piles", "50", timeout=15_000)
+    expect(page.locator(MY_PILES)).to_have_count(50)
+    expect(racer_card(page, racer).get_by_test_id("racer-moves")).to_have_text("2")

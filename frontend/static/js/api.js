@@ -41,7 +41,7 @@ async function request(method, url, body) {
     throw new ApiError(0, gettext("The server cannot be reached. Check your connection and try again."), "network");
   }
   if (response.status === 204) return null; // done, nothing to say (logout, password change, deleting)
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

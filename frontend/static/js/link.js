@@ -21,34 +21,22 @@
 //   the board has adopted; when the answers never come it starts over on a new socket without ?v=,
 //   whose `state` says where things stand. A first socket, before any version is known, also has no
 //   ?v= and waits for the `state`.
-// - `refused` and a close 4000-4999 are the server's final word (not your game, no such game,
-//   flooding): no retry, and the reason goes to the page. Any other close retries with backoff.
+// - The socket (socket.js, LiveSocket) and the ordering of versions (stream.js, StreamLink) are the
+//   site's shared ones: `refused` and a close 4000-4999 are final, any other close retries with backoff.
 // - Ending a game never depends on the socket: the board POSTs /finish with the whole line and the
 //   server replays it, so a win while offline, or End game at any time, is always recorded.
 // - "Settled" means live, every message answered, no version missing, and the board's line is the
 //   server's. Anything that asks the server about the position on screen (a hint, the still-winnable
 //   check) waits for that first: whenSettled().
 
-import { browserSocket, isFinalClose, parseFrame, retryDelay } from "./socket.js";
+import { commonLength, copyLine, lineAfter, sameLine } from "./line.js";
+import { StreamLink } from "./stream.js";
 
 const DRAIN_TIMEOUT_MS = 4000; // after a reject, answers missing this long: start over on a new socket
 const GAP_WAIT_MS = 300; // events from different server processes may overtake each other
 const SYNC_WAIT_MS = 2000; // a sync not answered by then: start over on a new socket, resuming by ?v=
-const OPEN = 1; // WebSocket.OPEN
 
-function sameMove(a, b) {
-  return a[0] === b[0] && a[1] === b[1];
-}
-
-function sameLine(a, b) {
-  return a.length === b.length && a.every((move, i) => sameMove(move, b[i]));
-}
-
-function copyLine(line) {
-  return line.map((move) => [move[0], move[1]]);
-}
-
-export class GameLink {
+export class GameLink extends StreamLink {
   /**
    * @param {object} options
    * @param {string} options.wsPath  the game's socket path, e.g. "/ws/games/7/"
@@ -66,28 +54,17 @@ export class GameLink {
    * @param {(path: string) => WebSocket} [options.openSocket]  tests pass a fake
    */
   constructor(options) {
-    this.options = options;
-    this.openSocket = options.openSocket ?? browserSocket;
+    super(options);
     this.state = "idle";
-    this.socket = null;
-    this.seq = 0;
     this.pending = new Map(); // n → the move or undo sent, until answered
-    this.changes = new Map(); // v → a change heard before its turn
-    this.version = null; // the last version applied
     this.serverLine = [];
-    this.finished = false;
     this.awaitingState = false; // this socket has no ?v=: the server's `state` comes first
     this.heardOnSocket = false; // this socket has brought a message already
     this.adopting = false; // the server refused one of ours: the board will take the server's line
     this.syncedFrom = null; // the version a `sync` was last sent from
-    this.refusal = null;
-    this.attempt = 0;
-    this.retryTimer = 0;
     this.drainTimer = 0;
-    this.gapTimer = 0;
     this.stopped = false;
     this.waiters = []; // whenSettled() promises still waiting
-    this.onOnline = () => this.reconnectNow();
   }
 
   get live() {
@@ -120,22 +97,10 @@ export class GameLink {
     });
   }
 
-  start() {
-    globalThis.addEventListener?.("online", this.onOnline);
-    this.connect();
-  }
-
   stop() {
     this.stopped = true;
-    globalThis.removeEventListener?.("online", this.onOnline);
-    clearTimeout(this.retryTimer);
     clearTimeout(this.drainTimer);
-    clearTimeout(this.gapTimer);
-    const socket = this.socket;
-    this.socket = null;
-    this.pending.clear();
-    if (socket) socket.close(1000);
-    this.setState("closed");
+    super.stop();
     this.answerWaiters();
   }
 
@@ -149,42 +114,31 @@ export class GameLink {
 
   /** Ask the server again for anything after the last version applied (say, after a hint's game_changed). */
   catchUp() {
-    if (this.socketOpen() && !this.awaitingState) this.sendSync();
+    if (this.socket.open && !this.awaitingState) this.sendSync();
   }
 
   // ---- sending ----
 
-  socketOpen() {
-    return this.socket !== null && this.socket.readyState === OPEN;
-  }
-
   send(message, sent) {
-    if (this.state !== "live" || !this.socketOpen()) return false; // the next push sends what is missing
-    this.seq += 1;
-    this.pending.set(this.seq, sent);
-    this.socket.send(JSON.stringify({ ...message, n: this.seq }));
+    if (this.state !== "live" || !this.socket.open) return false; // the next push sends what is missing
+    this.pending.set(this.socket.send(message), sent);
     return true;
   }
 
   sendSync() {
-    this.seq += 1;
     this.syncedFrom = this.version;
-    this.socket.send(JSON.stringify({ t: "sync", v: this.version, n: this.seq }));
+    this.socket.send({ t: "sync", v: this.version });
   }
 
   /** Send what turns the server's line into the board's: undos back to the common part, then moves. */
   push() {
-    const server = this.serverLine;
     const local = this.options.currentLine();
-    let common = 0;
-    while (common < server.length && common < local.length && sameMove(server[common], local[common])) {
-      common += 1;
-    }
-    for (let i = server.length; i > common; i -= 1) this.sendUndo();
+    const common = commonLength(this.serverLine, local);
+    for (let i = this.serverLine.length; i > common; i -= 1) this.sendUndo();
     for (const move of local.slice(common)) this.sendMove(move);
   }
 
-  // ---- the socket's life ----
+  // ---- the socket's life (StreamLink's hooks) ----
 
   setState(state) {
     if (this.state === state) return;
@@ -193,37 +147,41 @@ export class GameLink {
     this.checkWaiters();
   }
 
-  connect() {
-    if (this.stopped) return;
+  nextPath() {
     this.awaitingState = this.version === null || this.adopting;
-    const path = this.awaitingState ? this.options.wsPath : `${this.options.wsPath}?v=${this.version}`;
-    let socket;
-    try {
-      socket = this.openSocket(path);
-    } catch {
-      this.setState("offline");
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    this.seq = 0;
-    this.pending.clear();
-    this.syncedFrom = null;
-    this.refusal = null;
     this.heardOnSocket = false;
-    this.setState("connecting");
-    socket.addEventListener("open", () => {
-      if (socket !== this.socket) return;
-      this.attempt = 0;
-      if (this.awaitingState) this.setState("syncing");
-      else this.goLive();
-    });
-    socket.addEventListener("message", (event) => {
-      if (socket === this.socket) this.receive(event.data);
-    });
-    socket.addEventListener("close", (event) => {
-      if (socket === this.socket) this.closed(event.code);
-    });
+    this.syncedFrom = null;
+    return this.awaitingState ? this.options.wsPath : super.nextPath();
+  }
+
+  onOpen() {
+    if (this.awaitingState) this.setState("syncing");
+    else this.goLive();
+  }
+
+  onDrop() {
+    super.onDrop();
+    this.pending.clear();
+    clearTimeout(this.drainTimer);
+    this.drainTimer = 0;
+  }
+
+  /** The socket's states, but for `live`: the link is live once it knows where the game stands. */
+  onSocketState(state) {
+    if (state === "live") return;
+    this.setState(state === "ended" ? "closed" : state); // play goes on locally when refused
+    if (state === "refused") this.answerWaiters();
+  }
+
+  /** Versions heard past a missing one: ask with sync; if that goes unanswered, resume on a new socket. */
+  onGap() {
+    if (!this.socket.open) return;
+    if (this.syncedFrom === this.version) this.socket.reconnect();
+    else this.sendSync();
+  }
+
+  gapWaitMs() {
+    return this.syncedFrom === this.version ? SYNC_WAIT_MS : GAP_WAIT_MS;
   }
 
   goLive() {
@@ -232,43 +190,9 @@ export class GameLink {
     this.settle();
   }
 
-  closed(code) {
-    this.socket = null;
-    this.pending.clear();
-    clearTimeout(this.drainTimer);
-    clearTimeout(this.gapTimer);
-    this.drainTimer = 0;
-    this.gapTimer = 0;
-    if (this.stopped) return;
-    if (isFinalClose(code, this.refusal)) {
-      this.setState("refused"); // play goes on locally; the finish POST still records the game
-      this.options.onRefused?.({ code: this.refusal?.code ?? "", error: this.refusal?.error ?? "", closeCode: code });
-      this.answerWaiters();
-      return;
-    }
-    this.setState("offline");
-    this.scheduleReconnect();
-  }
-
-  scheduleReconnect() {
-    clearTimeout(this.retryTimer);
-    const wait = retryDelay(this.attempt);
-    this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.connect(), wait);
-  }
-
-  reconnectNow() {
-    if (this.stopped || this.socket || this.state === "refused") return;
-    clearTimeout(this.retryTimer);
-    this.attempt = 0;
-    this.connect();
-  }
-
   // ---- receiving ----
 
-  receive(data) {
-    const message = parseFrame(data);
-    if (!message) return;
+  receive(message) {
     const wasAwaitingState = this.awaitingState;
     const firstOnSocket = !this.heardOnSocket;
     this.heardOnSocket = true;
@@ -277,12 +201,7 @@ export class GameLink {
         this.takeState(message, { catchingUp: wasAwaitingState || firstOnSocket });
         break;
       case "event":
-        this.queueChange(message.v, {
-          kind: message.kind,
-          move: message.move ?? null,
-          line: message.line ?? null,
-          result: message.result ?? null,
-        });
+        this.stream.take(message.v, message);
         break;
       case "ack":
         this.takeAck(message);
@@ -293,14 +212,9 @@ export class GameLink {
       case "crowd": // how many are watching this game (docs/api.md, "Watching")
         if (Number.isInteger(message.watchers)) this.options.onCrowd?.(message.watchers);
         return;
-      case "refused":
-        this.refusal = message; // the close that follows carries the code
-        return;
       default:
         return;
     }
-    if (this.stopped) return;
-    this.applyQueued();
     if (this.stopped) return;
     if (wasAwaitingState && !this.awaitingState) this.goLive();
     else this.settle();
@@ -313,24 +227,19 @@ export class GameLink {
     // Later, a state older than what was applied since (a slow answer to a sync) tells nothing new.
     if (!catchingUp && this.version !== null && message.v < this.version) return;
     this.awaitingState = false;
-    this.version = message.v;
-    this.serverLine = copyLine(game.moves || []);
+    this.stream.startAt(message.v);
+    this.serverLine = copyLine(game.moves);
     this.finished = game.status === "finished";
-    for (const v of this.changes.keys()) if (v <= message.v) this.changes.delete(v);
     this.options.onGame(game);
+    this.stream.drain();
   }
 
   takeAck(ack) {
     const sent = this.pending.get(ack.n);
     this.forgetAnswered(ack.n);
     if (!sent || typeof ack.v !== "number") return;
-    if (sent.kind === "undo") {
-      this.queueChange(ack.v, { kind: "undo", move: null, line: null, result: null });
-    } else if (ack.status === "finished") {
-      this.queueChange(ack.v, { kind: "finish", move: sent.move, line: null, result: ack.result ?? null });
-    } else {
-      this.queueChange(ack.v, { kind: "move", move: sent.move, line: null, result: null });
-    }
+    const finished = sent.kind === "move" && ack.status === "finished";
+    this.stream.take(ack.v, { kind: finished ? "finish" : sent.kind, move: sent.move, result: ack.result ?? null });
   }
 
   takeReject(reject) {
@@ -348,70 +257,18 @@ export class GameLink {
     for (const seq of this.pending.keys()) if (seq <= n) this.pending.delete(seq);
   }
 
-  queueChange(v, change) {
-    if (!Number.isInteger(v) || (this.version !== null && v <= this.version) || this.changes.has(v)) return;
-    this.changes.set(v, change);
-  }
-
-  applyQueued() {
-    if (this.version === null) return; // the state comes first
-    while (this.changes.has(this.version + 1)) {
-      const v = this.version + 1;
-      const change = this.changes.get(v);
-      this.changes.delete(v);
-      this.apply(v, change);
-      if (this.stopped) return;
-    }
-    this.watchGap();
-  }
-
-  apply(v, change) {
-    let applied = change;
-    switch (change.kind) {
-      case "start":
-        this.serverLine = [];
-        break;
-      case "move":
-        this.serverLine.push([change.move[0], change.move[1]]);
-        break;
-      case "undo":
-        applied = { ...change, move: change.move ?? this.serverLine.at(-1) ?? null };
-        this.serverLine.pop();
-        break;
-      case "finish":
-        if (Array.isArray(change.line)) this.serverLine = copyLine(change.line);
-        else if (change.move) this.serverLine.push([change.move[0], change.move[1]]);
-        this.finished = true;
-        break;
-      default: // a hint leaves the line as it is
-        break;
-    }
-    this.version = v;
-    this.options.onChange({ ...applied, v });
-  }
-
-  /** Versions heard past a missing one: wait a moment, then ask with sync; if that fails, reconnect. */
-  watchGap() {
-    if (this.changes.size === 0) {
-      clearTimeout(this.gapTimer);
-      this.gapTimer = 0;
-      return;
-    }
-    if (this.gapTimer) return;
-    const asked = this.syncedFrom === this.version;
-    this.gapTimer = setTimeout(
-      () => {
-        this.gapTimer = 0;
-        if (this.changes.size === 0 || !this.socketOpen()) return;
-        if (this.syncedFrom === this.version) {
-          this.socket.close(); // reconnecting with ?v= is always safe
-          return;
-        }
-        this.sendSync();
-        this.watchGap();
-      },
-      asked ? SYNC_WAIT_MS : GAP_WAIT_MS,
-    );
+  /** One version of the game, in order: the server's line follows it, and the page hears it. */
+  applyEvent(event, v) {
+    const takenBack = event.kind === "undo" ? this.serverLine.at(-1) : null;
+    this.serverLine = lineAfter(this.serverLine, event);
+    if (event.kind === "finish") this.finished = true;
+    this.options.onChange({
+      v,
+      kind: event.kind,
+      move: event.move ?? takenBack ?? null,
+      line: event.line ?? null,
+      result: event.result ?? null,
+    });
   }
 
   /** After news from the server: adopt the server's line if the board's differs, once nothing is in flight. */
@@ -432,7 +289,7 @@ export class GameLink {
   }
 
   caughtUp() {
-    return this.socketOpen() && !this.awaitingState && this.pending.size === 0 && this.changes.size === 0;
+    return this.socket.open && !this.awaitingState && this.pending.size === 0 && this.stream.complete;
   }
 
   // After a reject, answers still missing after a while: start over on a new socket (still adopting).
@@ -443,7 +300,7 @@ export class GameLink {
     } else if (!this.drainTimer) {
       this.drainTimer = setTimeout(() => {
         this.drainTimer = 0;
-        this.socket?.close();
+        this.socket.reconnect();
       }, DRAIN_TIMEOUT_MS);
     }
   }

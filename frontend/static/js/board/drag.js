@@ -16,7 +16,10 @@ export function enableDrag(row, { targetsOf, onDrop }) {
   let drag = null; // {pile, index, targets, over} while a pile follows the pointer
   let swallowClick = false;
 
-  const pileUnder = (x, y) => document.elementFromPoint(x, y)?.closest(PILE) ?? null;
+  const pileUnder = (x, y) => {
+    const pile = document.elementFromPoint(x, y)?.closest(PILE) ?? null;
+    return pile && row.contains(pile) ? pile : null; // not a pile of another board (a race's miniatures)
+  };
   const pileAt = (index) => row.querySelector(`${PILE}[data-index="${index}"]`);
 
   function light(over) {

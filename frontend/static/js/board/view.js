@@ -228,7 +228,7 @@ export class BoardView {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       const last = this.row.children.length - 1;
       const steps = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: this.pilesPerLine(), ArrowUp: -this.pilesPerLine() };
-      let next = null;
+      let next;
       if (event.key in steps) next = this.cursor + steps[event.key];
       else if (event.key === "Home") next = 0;
       else if (event.key === "End") next = last;

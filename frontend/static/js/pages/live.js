@@ -10,7 +10,7 @@ import { formatDuration } from "../clock.js";
 import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { WatchSetting } from "../watch_setting.js";
-import { backoffDelay, browserSocket, parseFrame } from "../socket.js";
+import { LiveSocket } from "../socket.js";
 
 const TICK_MS = 1000;
 
@@ -51,13 +51,18 @@ class LivePage {
     });
     this.games = new Map(); // id → entry
     this.clockOffsetMs = 0; // server clock − this browser's clock
-    this.socket = null;
-    this.attempt = 0;
+    this.socket = new LiveSocket({
+      nextPath: () => "/ws/live/",
+      onMessage: (message) => {
+        if (message.t === "live") this.take(message.server_now, message.games, message.gone, message.full);
+      },
+      onState: (state) => this.showConnection(state),
+    });
   }
 
   start() {
     this.load();
-    this.connect();
+    this.socket.start();
     this.setting.start();
     setInterval(() => this.tickTimers(), TICK_MS);
   }
@@ -82,29 +87,10 @@ class LivePage {
     this.render();
   }
 
-  connect() {
-    const socket = browserSocket("/ws/live/");
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.attempt = 0;
-      this.showConnection("live");
-    });
-    socket.addEventListener("message", (event) => {
-      const message = parseFrame(event.data);
-      if (message?.t === "live") this.take(message.server_now, message.games, message.gone, message.full);
-    });
-    socket.addEventListener("close", () => {
-      if (socket !== this.socket) return;
-      this.showConnection("offline");
-      const wait = backoffDelay(this.attempt);
-      this.attempt += 1;
-      setTimeout(() => this.connect(), wait);
-    });
-  }
-
   showConnection(state) {
+    const labels = { connecting: gettext("Connecting…"), live: gettext("Live"), offline: gettext("Reconnecting…") };
     this.el.connection.dataset.state = state;
-    this.el.connection.textContent = state === "live" ? gettext("Live") : gettext("Reconnecting…");
+    this.el.connection.textContent = labels[state] ?? "";
   }
 
   /** A race's games become one item; each solo game is one; ordered like the server orders them. */

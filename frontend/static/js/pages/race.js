@@ -1,34 +1,24 @@
 // The race page: the room's lobby, countdown, live track and standings, and the racer's own board.
 // The room socket brings everything (the room, the countdown, this racer's game at the start, every
-// racer's progress, the standings); the racer plays on the normal player socket (pages/race/board.js).
-// main() runs the page; nothing runs on import.
+// racer's progress, the standings); the racer plays on the normal player socket, on the same board as
+// the game page (play.js: taps, drag, keyboard, undo, resume after a reload); every racer's progress
+// shows on the track (pages/race/track.js). main() runs the page; nothing runs on import.
 
-import { announce } from "../announce.js";
 import { ApiError, joinRace } from "../api.js";
 import { ask } from "../ask.js";
-import { BoardView } from "../board/view.js";
 import { formatDuration } from "../clock.js";
+import { element } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
-import { replay } from "../rules.js";
-import { RacerBoard } from "./race/board.js";
-import { RoomLink, ServerClock } from "./race/room_link.js";
+import { PlayController } from "../play.js";
+import { LiveSocket } from "../socket.js";
+import { ServerClock } from "./race/server_clock.js";
+import { RaceTrack } from "./race/track.js";
 
 const TICK_MS = 200;
 const LATE_MS = 1500; // the start or the end is this late on the server's clock: ask for the room again
 const SYNC_EVERY_MS = 1000; // at most one `sync` a second
-
-function copyLine(moves) {
-  return (moves || []).map((move) => [move[0], move[1]]);
-}
-
-function element(tag, className, text) {
-  const made = document.createElement(tag);
-  if (className) made.className = className;
-  if (text !== undefined) made.textContent = text;
-  return made;
-}
 
 /** "42", or "https://…/games/42", or "/games/42": the game's number, or null. */
 function gameNumber(text) {
@@ -77,15 +67,18 @@ class RacePage {
       timeLeft: byTestId("time-left"),
     };
     this.clock = new ServerClock();
-    this.link = new RoomLink({
-      wsPath: page.dataset.wsPath,
+    this.link = new LiveSocket({
+      nextPath: () => page.dataset.wsPath,
       onMessage: (message) => this.onMessage(message),
       onState: (state) => this.setConnection(state),
       onRefused: (refusal) => this.say(refusal.error || gettext("This room cannot be followed.")),
     });
     this.me = null; // this socket's player id (null: a visitor, who watches)
     this.room = null;
-    this.racers = new Map(); // racer id → {entry, card, view}: the track as this page knows it
+    this.track = new RaceTrack(this.el.racers, {
+      askAgain: () => this.askAgain(),
+      kick: (player) => this.send({ t: "kick", player }),
+    });
     this.board = null; // the racer's own board while racing
     this.standingsShown = null; // the round whose standings are on screen
     this.leaving = false; // this page asked to leave: losing the seat is no surprise
@@ -194,7 +187,7 @@ class RacePage {
         this.onStart(message.game);
         break;
       case "progress":
-        this.onProgress(message);
+        this.track.progress(message);
         break;
       case "standings":
         this.showStandings(message.standings);
@@ -221,12 +214,27 @@ class RacePage {
     this.renderRoom();
   }
 
+  /** This racer's game: played on the game page's board, without hints; End game counts in the race. */
   onStart(game) {
-    if (this.board?.game.id === game.id) return;
+    if (this.board?.gameId === game.id) return;
     this.stopBoard();
     this.el.myRace.hidden = false;
-    this.board = new RacerBoard(this.el.board, game, { onFinished: () => this.renderControls() });
-    this.board.start();
+    const board = new PlayController({
+      el: this.el.board,
+      gameId: game.id,
+      wsPath: game.ws,
+      words: {
+        finished: gettext("Your race is run: the standings come when everyone is done."),
+        stuck: gettext("No more moves: undo, or end your game."),
+        endQuestion: gettext("End your game now? It counts in the race as it stands."),
+      },
+      page: {
+        finished: () => this.renderControls(),
+        refused: (refusal) => board.setStatus(refusal.error),
+      },
+    });
+    this.board = board;
+    board.start({ game });
     this.say("");
   }
 
@@ -234,54 +242,6 @@ class RacePage {
     this.board?.stop();
     this.board = null;
     this.el.myRace.hidden = true;
-  }
-
-  onProgress(progress) {
-    const known = this.racers.get(progress.racer);
-    if (!known || !this.room?.deal) {
-      this.askAgain(); // a racer or a start this page has not heard of yet
-      return;
-    }
-    const entry = known.entry;
-    if (progress.v <= entry.v) return;
-    if (progress.v !== entry.v + 1) {
-      this.askAgain(); // a version went missing: the room brings every racer's whole line
-      return;
-    }
-    this.announceProgress(entry, progress);
-    Object.assign(entry, {
-      v: progress.v,
-      line: lineAfter(entry.line, progress),
-      piles: progress.piles,
-      score: progress.score,
-      moves: progress.moves,
-      status: progress.status,
-      finished: progress.status === "finished",
-    });
-    this.updateCard(known, progress.kind === "move" ? progress.move : null);
-  }
-
-  /**
-   * Read an opponent's progress out: their finish, and every tenth pile they clear (each move would
-   * drown the player's own announcements).
-   */
-  announceProgress(entry, progress) {
-    if (!entry.ghost && entry.player === this.me) return; // the player hears their own moves
-    const player = entry.nickname;
-    if (progress.status === "finished" && entry.status !== "finished") {
-      const words =
-        progress.piles === 1
-          ? gettext("%(player)s won their game!")
-          : ngettext(
-              "%(player)s finished with %(piles)s pile left.",
-              "%(player)s finished with %(piles)s piles left.",
-              progress.piles,
-            );
-      announce(interpolate(words, { player, piles: progress.piles }));
-    } else if (Math.floor(progress.piles / 10) < Math.floor(entry.piles / 10)) {
-      const words = ngettext("%(player)s: %(piles)s pile left.", "%(player)s: %(piles)s piles left.", progress.piles);
-      announce(interpolate(words, { player, piles: progress.piles }));
-    }
   }
 
   /** Ask the server for the room again (at most once a second). */
@@ -320,7 +280,7 @@ class RacePage {
     if (document.activeElement !== this.el.timeLimit) this.el.timeLimit.value = String(room.time_limit);
     // A rematch deals afresh: the code box must not keep showing the last round's code.
     if (!room.deal_picked && document.activeElement !== this.el.dealCode) this.el.dealCode.value = "";
-    this.renderTrack();
+    this.track.show(room, { me: this.me, seated: this.mine() !== null });
     this.renderControls();
     if (room.state === "finished" && room.standings) this.showStandings(room.standings);
     else if (room.state !== "finished") {
@@ -350,121 +310,16 @@ class RacePage {
     this.page.classList.toggle("is-watching", !mine);
   }
 
-  renderTrack() {
-    const room = this.room;
-    const started = room.state === "racing" || room.state === "finished";
-    const previous = this.racers;
-    this.racers = new Map();
-    const cards = room.racers.map((fresh) => {
-      const kept = previous.get(fresh.racer)?.entry;
-      // Progress heard since this room was written is newer than the room's copy: keep it.
-      const entry = kept && kept.v > fresh.v && started ? { ...fresh, ...pick(kept) } : { ...fresh };
-      const known = { entry, card: null, view: null, fields: {} };
-      known.card = this.card(known, started);
-      this.racers.set(entry.racer, known);
-      return known.card;
-    });
-    this.el.racers.replaceChildren(...cards);
-    for (const known of this.racers.values()) this.updateCard(known, null);
-  }
-
-  card(known, started) {
-    const { entry } = known;
-    const room = this.room;
-    const card = element("li", "racer-card");
-    card.dataset.testid = "racer";
-    card.dataset.racer = String(entry.racer);
-    card.dataset.player = String(entry.player);
-    const head = element("div", "racer-head");
-    const name = element("bdi", "racer-name", entry.nickname);
-    name.dataset.testid = "racer-name";
-    head.append(name);
-    const badges = [];
-    if (entry.ghost) badges.push(gettext("ghost"));
-    if (!entry.ghost && entry.player === room.host) badges.push(gettext("host"));
-    if (!entry.ghost && entry.player === this.me) badges.push(gettext("you"));
-    for (const text of badges) head.append(element("span", "racer-badge", text));
-    const dot = element("span", "racer-connection");
-    dot.dataset.testid = "racer-connection";
-    head.append(dot);
-    card.append(head);
-
-    const stats = element("dl", "racer-stats");
-    for (const [key, label] of [
-      ["piles", gettext("Piles")],
-      ["score", gettext("Score")],
-      ["moves", gettext("Moves")],
-    ]) {
-      const value = element("dd", "", "");
-      value.dataset.testid = `racer-${key}`;
-      const pair = element("div", "racer-stat"); // a term and its value wrap together
-      pair.append(element("dt", "", label), value);
-      stats.append(pair);
-      known.fields[key] = value;
-    }
-    const state = element("p", "racer-state");
-    state.dataset.testid = "racer-state";
-    known.fields.state = state;
-    card.append(stats, state);
-
-    if (room.state === "lobby" && room.host === this.me && this.mine() && entry.player !== this.me && !entry.ghost) {
-      const kick = element("button", "btn btn-ghost btn-small", gettext("Kick"));
-      kick.type = "button";
-      kick.dataset.testid = "kick";
-      kick.addEventListener("click", () => this.send({ t: "kick", player: entry.player }));
-      card.append(kick);
-    }
-    if (started && room.deal) {
-      const mini = element("div", "racer-mini");
-      known.view = new BoardView(mini, { interactive: false, size: "small" });
-      card.append(mini);
-    }
-    return card;
-  }
-
-  updateCard(known, move) {
-    const { entry, card, fields } = known;
-    const room = this.room;
-    card.dataset.ready = String(entry.ready);
-    card.dataset.connected = String(entry.connected);
-    card.dataset.status = entry.status;
-    card.dataset.piles = String(entry.piles);
-    card.dataset.moves = String(entry.moves);
-    fields.piles.textContent = localDigits(entry.piles);
-    fields.score.textContent = localDigits(entry.score);
-    fields.moves.textContent = localDigits(entry.moves);
-    card.querySelector('[data-testid="racer-connection"]').textContent = entry.connected
-      ? gettext("connected")
-      : gettext("disconnected");
-    let state;
-    if (entry.left) state = gettext("left the race");
-    else if (entry.status === "finished") state = entry.piles === 1 ? gettext("won their game!") : gettext("finished");
-    else if (entry.status === "playing") state = gettext("racing");
-    else state = entry.ready ? gettext("ready") : gettext("not ready yet");
-    fields.state.textContent = state;
-    if (known.view && room.deal && Array.isArray(entry.line)) {
-      let piles;
-      try {
-        piles = replay(room.deal, entry.line);
-      } catch {
-        this.askAgain();
-        return;
-      }
-      if (move) known.view.animateMove(move, piles);
-      else known.view.show(piles);
-    }
-  }
-
   showStandings(table) {
     if (!Array.isArray(table)) return;
     const key = `${this.room?.round}:${table.length}`;
     const rows = table.map((entry) => {
-      const row = element("tr", "");
+      const row = element("tr");
       row.dataset.testid = "standing";
       row.dataset.player = String(entry.player);
       row.dataset.place = String(entry.place);
-      const name = element("td", "");
-      name.append(element("bdi", "", entry.nickname));
+      const name = element("td");
+      name.append(element("bdi", { text: entry.nickname }));
       if (entry.ghost) name.append(` (${gettext("ghost")})`);
       let result;
       if (entry.won) {
@@ -474,18 +329,18 @@ class RacePage {
         result = interpolate(format, { piles: entry.piles });
       }
       if (entry.left) result += ` · ${gettext("left")}`;
-      const replayCell = element("td", "");
+      const replayCell = element("td");
       if (entry.game) {
-        const link = element("a", "", gettext("Replay"));
+        const link = element("a", { text: gettext("Replay") });
         link.href = gamePageUrl(entry.game);
         replayCell.append(link);
       }
       row.append(
-        element("td", "", localDigits(entry.place)),
+        element("td", { text: localDigits(entry.place) }),
         name,
-        element("td", "", result),
-        element("td", "num", localDigits(entry.piles)),
-        element("td", "num", localDigits(entry.score)),
+        element("td", { text: result }),
+        element("td", { className: "num", text: localDigits(entry.piles) }),
+        element("td", { className: "num", text: localDigits(entry.score) }),
         replayCell,
       );
       return row;
@@ -538,21 +393,6 @@ class RacePage {
       this.el.invite.select();
     }
   }
-}
-
-/** A racer's line after one event of their game (docs/api.md, "Games are streams of events"). */
-function lineAfter(line, { kind, move, line: whole }) {
-  if (kind === "move") return [...copyLine(line), move];
-  if (kind === "undo") return copyLine(line).slice(0, -1);
-  if (kind === "finish" && whole) return copyLine(whole);
-  if (kind === "finish" && move) return [...copyLine(line), move];
-  return copyLine(line);
-}
-
-/** The parts of a racer's entry that progress updates. */
-function pick(entry) {
-  const { v, line, piles, score, moves, status, finished } = entry;
-  return { v, line, piles, score, moves, status, finished };
 }
 
 export function main() {

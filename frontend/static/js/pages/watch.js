@@ -1,5 +1,5 @@
 // The watch page: someone else's game, live, on a read-only board. Wires the watcher's socket
-// (watch_link.js) to the board view, the clock and the HUD: every move flies its pile, undos slide
+// (stream.js, a StreamLink) to the board view, the clock and the HUD: every move flies its pile, undos slide
 // back, the finish shows the result with a link to the replay. main() runs the page.
 
 import { getGame } from "../api.js";
@@ -9,12 +9,9 @@ import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
 import { replayPageUrl } from "../nav.js";
-import { applyMove, isGoodGame, replay, score } from "../rules.js";
-import { WatchLink } from "../watch_link.js";
-
-function copyLine(moves) {
-  return (moves || []).map((move) => [move[0], move[1]]);
-}
+import { commonLength, copyLine, lineAfter, sameLine } from "../line.js";
+import { isGoodGame, replay, score } from "../rules.js";
+import { StreamLink } from "../stream.js";
 
 function modeText(game) {
   return game.mode === "daily" && game.daily_date
@@ -52,15 +49,11 @@ class WatchPage {
     this.piles = [];
     this.clock = null;
     this.badge = null; // the latest still-winnable answer: {v, status}
-    this.link = new WatchLink({
+    this.link = new StreamLink({
       wsPath: page.dataset.wsPath,
       onState: (state) => this.onState(state),
       onEvent: (event) => this.onEvent(event),
-      onCrowd: (watchers) => this.showWatchers(watchers),
-      onBadge: (badge) => {
-        this.badge = badge;
-        this.showBadge();
-      },
+      onMessage: (message) => this.onMessage(message),
       onStatus: (status) => this.showConnection(status),
       onRefused: (refusal) => this.onRefused(refusal),
     });
@@ -96,43 +89,35 @@ class WatchPage {
   }
 
   onEvent(event) {
-    switch (event.kind) {
-      case "move":
-        this.line.push([event.move[0], event.move[1]]);
-        this.piles = applyMove(this.piles, event.move);
-        this.view.animateMove(event.move, this.piles);
-        break;
-      case "undo":
-        this.line.pop();
-        this.piles = replay(this.deal, this.line);
-        this.view.show(this.piles, {}, { animate: true });
-        this.el.status.textContent = gettext("The player took a move back.");
-        break;
-      case "hint":
-        this.el.status.textContent = gettext("The player took a hint.");
-        break;
-      case "finish":
-        this.finish(event);
-        break;
-      default:
-        break;
+    this.showLine(lineAfter(this.line, event));
+    if (event.kind === "undo") this.el.status.textContent = gettext("The player took a move back.");
+    else if (event.kind === "hint") this.el.status.textContent = gettext("The player took a hint.");
+    else if (event.kind === "finish") {
+      this.link.stop();
+      this.showConnection("ended");
+      this.showResult(event.result);
     }
     this.renderHud();
   }
 
-  finish(event) {
-    if (Array.isArray(event.line)) {
-      this.line = copyLine(event.line);
-      this.piles = replay(this.deal, this.line);
-      this.view.show(this.piles, {}, { animate: true });
-    } else if (event.move) {
-      this.line.push([event.move[0], event.move[1]]);
-      this.piles = applyMove(this.piles, event.move);
-      this.view.animateMove(event.move, this.piles);
+  /** The board at `line`: one more move flies its card, anything else slides the piles. */
+  showLine(line) {
+    const before = this.line;
+    if (sameLine(before, line)) return;
+    this.line = line;
+    this.piles = replay(this.deal, line);
+    const oneMore = line.length === before.length + 1 && commonLength(before, line) === before.length;
+    if (oneMore) this.view.animateMove(line.at(-1), this.piles);
+    else this.view.show(this.piles, {}, { animate: true });
+  }
+
+  onMessage(message) {
+    if (message.t === "crowd" && Number.isInteger(message.watchers)) {
+      this.showWatchers(message.watchers);
+    } else if (message.t === "winnable") {
+      this.badge = { v: message.v, status: message.status };
+      this.showBadge();
     }
-    this.link.stop();
-    this.showConnection("ended");
-    this.showResult(event.result);
   }
 
   onRefused(refusal) {

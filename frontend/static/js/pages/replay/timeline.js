@@ -1,6 +1,8 @@
-// A game's stored events turned into the moments of its replay, with the rules of rules.js: after each
-// event, the move line, the row of piles and the time since the start (server times, in ms).
+// A game's stored events turned into the moments of its replay, with the rules of rules.js and the
+// event → line reducer of line.js: after each event, the move line, the row of piles and the time since
+// the start (server times, in ms).
 
+import { commonLength, copyLine, lineAfter } from "../../line.js";
 import { replay } from "../../rules.js";
 
 /**
@@ -19,9 +21,8 @@ export function timeline(deal, events) {
       // A line sent whole (played offline, or finished over the API): its moves beyond the line
       // already shown become steps of their own, spread over the time since the last event, so the
       // replay can still be stepped through. Moves taken back offline are undone first, in one step.
-      const target = event.line.map((move) => [move[0], move[1]]);
-      let kept = 0;
-      while (kept < line.length && kept < target.length && sameMove(line[kept], target[kept])) kept += 1;
+      const target = copyLine(event.line);
+      const kept = commonLength(line, target);
       const before = frames.length ? frames[frames.length - 1].ms : 0;
       if (kept < line.length) {
         line = line.slice(0, kept);
@@ -33,15 +34,9 @@ export function timeline(deal, events) {
         const at = before + ((ms - before) * (index + 1)) / (added.length + 1);
         add({ kind: "move", move, line: null, at: new Date(start + at).toISOString(), offline: true }, at);
       });
-      line = target;
-    } else if (event.kind === "move") line = [...line, event.move];
-    else if (event.kind === "undo") line = line.slice(0, -1);
-    else if (event.kind === "finish" && event.move) line = [...line, event.move];
+    }
+    line = lineAfter(line, event);
     add(event, ms);
   }
   return frames;
-}
-
-function sameMove(a, b) {
-  return a[0] === b[0] && a[1] === b[1];
 }
