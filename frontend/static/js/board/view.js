@@ -48,10 +48,18 @@ export class BoardView {
     if (interactive) {
       this.listenForTaps();
       this.listenForKeys();
-      const remeasure = () => this.measureRoom();
-      window.addEventListener("resize", remeasure);
       // Whatever grows or shrinks around the board (a hint's panel, a longer status) moves the row.
-      new ResizeObserver(remeasure).observe(container.parentElement ?? document.body);
+      const around = new ResizeObserver(() => remeasure());
+      const remeasure = () => {
+        if (this.row.isConnected) {
+          this.measureRoom();
+        } else {
+          around.disconnect(); // a view replaced by another stops listening
+          window.removeEventListener("resize", remeasure);
+        }
+      };
+      window.addEventListener("resize", remeasure);
+      around.observe(container.parentElement ?? document.body);
     }
   }
 
@@ -113,7 +121,7 @@ export class BoardView {
     this.row.replaceChildren(...elements);
     this.row.classList.toggle("choosing", selected !== null);
     this.row.classList.toggle("waiting", waiting);
-    if (this.interactive) this.measureRoom();
+    if (this.interactive && this.row.isConnected) this.measureRoom();
     if (this.interactive && elements.length) {
       this.cursor = Math.min(focusIndex ?? this.cursor, elements.length - 1);
       elements.forEach((element, index) => {
@@ -191,7 +199,6 @@ export class BoardView {
 
   /** The pile count, and the room from the row's top to the bottom of the first screen. */
   measureRoom() {
-    if (!this.row.isConnected) return;
     const box = this.row.getBoundingClientRect();
     const top = box.top + window.scrollY;
     this.row.style.setProperty("--piles", String(this.piles.length));
