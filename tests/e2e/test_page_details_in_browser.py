@@ -102,7 +102,8 @@ def test_share_copies_a_summary_of_the_daily_result_that_gives_no_card_away(page
     page.get_by_test_id("share").click()
     expect(page.locator('[data-role="share-done"]')).to_contain_text("Copied")
     summary = page.evaluate("navigator.clipboard.readText()")
-    assert re.search(r"daily deal of .+: 51 piles left, \d+ points in \d+:\d\d\.", summary), summary
+    # The link leads to that day's board, not the home page.
+    assert re.search(r"daily deal of .+: 51 piles left, \d+ points in \d+:\d\d\. \S+/daily/\d{4}-\d\d-\d\d$", summary)
     assert not CARD_NAME.search(summary), summary
 
 

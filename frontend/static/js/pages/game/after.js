@@ -196,7 +196,8 @@ export class AfterGame {
 
   // ---- sharing a daily result ----
 
-  /** A summary for chat apps that gives nothing of the deal away: the day, win or piles left, score, time. */
+  /** A summary for chat apps that gives nothing of the deal away: the day, win or piles left, score, time,
+   * and the link to that day's board, where a friend sees the standings and can play the deal. */
   shareSummary() {
     const { piles, won, score } = this.result;
     const values = {
@@ -212,7 +213,7 @@ export class AfterGame {
           "Accordion Live, daily deal of %(date)s: %(piles)s piles left, %(score)s points in %(time)s.",
           piles,
         );
-    return `${interpolate(words, values)} ${window.location.origin}/`;
+    return `${interpolate(words, values)} ${new URL(dailyBoardUrl(this.game.daily_date), window.location.origin)}`;
   }
 
   async share() {
