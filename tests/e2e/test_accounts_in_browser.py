@@ -104,6 +104,8 @@ def test_a_guest_picks_a_name_for_the_leaderboard_after_a_game(page: Page) -> No
     nickname = unique_nickname("Zed")
     offer = page.get_by_test_id("result").get_by_test_id("name-offer")
     expect(offer).to_be_visible()
+    # A game that counts on no leaderboard: the offer does not speak of one beside the note that says so.
+    expect(offer.locator("label")).to_have_text("Pick the name others see")
     offer.get_by_test_id("name-offer-input").fill("<script>")
     offer.get_by_test_id("name-offer-save").click()
     expect(offer.get_by_test_id("name-offer-message")).to_contain_text("letters, digits")

@@ -1,4 +1,4 @@
-// "Pick a name for the leaderboard": one field and a button, offered after a game to a guest who still
+// "Pick the name others see": one field and a button, offered after a game to a guest who still
 // has the nickname generated for them. No sign-up: it only renames the player (PATCH /api/me).
 //
 //   offerNickname(resultPanel, { onSaved: (me) => … });   // draws nothing for accounts or chosen names
@@ -30,7 +30,8 @@ export async function offerNickname(container, { onSaved } = {}) {
   form.dataset.testid = "name-offer";
   const label = document.createElement("label");
   label.htmlFor = `name-offer-input-${offers}`;
-  label.textContent = gettext("Pick a name for the leaderboard");
+  // Not "for the leaderboard": the offer follows games that count on none too (races, practice).
+  label.textContent = gettext("Pick the name others see");
   const row = document.createElement("div");
   row.className = "name-offer-row";
   const input = document.createElement("input");

@@ -195,14 +195,16 @@ class GamePage {
   showMeta() {
     const { el } = this;
     const game = this.play.game;
-    // After a hint the chip says "Unranked" in every mode: the game is off the leaderboards for good.
-    const unranked = this.hinted && !game.ranked;
-    el.ranked.hidden = game.mode !== "daily" && !unranked;
+    // Only the daily deal is ranked: any other game says "Unranked" from the start, and a daily game
+    // after a hint says it too (it is off the leaderboards for good).
+    const unranked = game.mode !== "daily" || (this.hinted && !game.ranked);
+    el.ranked.hidden = false;
     if (unranked) el.ranked.textContent = gettext("Unranked");
     else el.ranked.textContent = game.ranked ? gettext("Ranked") : gettext("Practice");
     el.ranked.classList.toggle("is-ranked", Boolean(game.ranked));
     el.ranked.classList.toggle("is-unranked", unranked);
-    if (unranked) el.ranked.title = gettext("A hint was used: this game does not count on any leaderboard.");
+    if (game.mode !== "daily") el.ranked.title = gettext("Only the daily deal is ranked: this game is for play and practice.");
+    else if (unranked) el.ranked.title = gettext("A hint was used: this game does not count on any leaderboard.");
     else if (game.practice_reason === "address_limit") {
       el.ranked.title = gettext("Practice game: the day's ranked attempts from your network are used up; an account a day old or more keeps a ranked attempt of its own.");
     } else el.ranked.removeAttribute("title");

@@ -10,6 +10,8 @@ import { copyLine, sameLine } from "../../line.js";
 
 const SETTLE_TIMEOUT_MS = 6000; // a hint waits this long for the server to have the moves on screen
 
+const HINTS_CLOSED = () => gettext("No hints on a practice game of a daily deal before its day is over (UTC).");
+
 function topCard(pile) {
   return pile[pile.length - 1];
 }
@@ -68,13 +70,21 @@ export class HintCoach {
     return this.hint ? { move: this.hint, kind: "hint" } : null;
   }
 
-  /** The Hint button as the game allows: not while a hint is on its way, nor on a daily's practice game. */
+  /** Whether the game may have hints: a practice game of today's daily deal may not, since its winning
+   * lines stay hidden until the day is over. */
+  hintsOpen() {
+    return this.play.game?.hints_open ?? true;
+  }
+
+  /** The Hint button as the game allows: not while a hint is on its way. On a game that may have no hints
+   * it stays pressable (aria-disabled), so that a tap, on a touch screen too, says why. */
   renderButton() {
     const { el, play } = this;
-    const hintsOpen = play.game?.hints_open ?? true;
-    el.hint.disabled = !play.playing || this.hinting || play.piles.length <= 1 || !hintsOpen;
-    // A practice game of today's daily deal: its winning lines stay hidden until the day is over.
-    el.hint.title = hintsOpen ? "" : gettext("No hints on a practice game of a daily deal before its day is over (UTC).");
+    const closed = !this.hintsOpen();
+    el.hint.disabled = !play.playing || this.hinting || play.piles.length <= 1;
+    el.hint.setAttribute("aria-disabled", String(closed));
+    el.hint.classList.toggle("is-closed", closed);
+    el.hint.title = closed ? HINTS_CLOSED() : "";
     el.hint.classList.toggle("is-busy", this.hinting);
     el.hint.setAttribute("aria-busy", String(this.hinting));
   }
@@ -130,6 +140,12 @@ export class HintCoach {
 
   onHintClick() {
     if (!this.play.playing || this.hinting) return;
+    if (!this.hintsOpen()) {
+      this.el.hintText.textContent = HINTS_CLOSED();
+      this.el.hintUndo.hidden = true;
+      this.el.hintMessage.hidden = false;
+      return;
+    }
     if (this.play.game?.ranked && !this.accepted) {
       this.showConfirm();
       return;
