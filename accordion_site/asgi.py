@@ -1,10 +1,10 @@
-"""ASGI entry point: HTTP goes to Django (account attempts past their address's allowance
-refused before it: accounts/door.py), /ws/ sockets to Channels consumers behind origin (the site's
-own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the session's player resolved once per
-socket (scope["player"]), a cap on each player's open sockets, and outages answered with "try again"
-(accordion_site/sockets.py). With production settings it refuses to start until `collectstatic` has
-run for this code (accordion_site/storage.py): every page would answer 500. Once built, the process's
-garbage collection is tuned for serving (accordion_site/collection.py)."""
+"""ASGI entry point: HTTP goes to Django (account attempts counted against their address's
+allowance before it, and those past it refused there: accounts/door.py), /ws/ sockets to Channels
+consumers behind origin (the site's own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the
+session's player resolved once per socket (scope["player"]), a cap on each player's open sockets, and
+outages answered with "try again" (accordion_site/sockets.py). With production settings it refuses to
+start until `collectstatic` has run for this code (accordion_site/storage.py): every page would answer
+500. Once built, the process's garbage collection is tuned for serving (accordion_site/collection.py)."""
 
 import os
 
@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-from accounts.door import OverLimitAttemptsRefused  # noqa: E402
+from accounts.door import AttemptsCountedAtTheDoor  # noqa: E402
 from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
 from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
@@ -39,7 +39,7 @@ socket_routes = [*websocket_urlpatterns, *race_websocket_urlpatterns, re_path(r"
 
 application = ProtocolTypeRouter(
     {
-        "http": OverLimitAttemptsRefused(django_asgi_app),
+        "http": AttemptsCountedAtTheDoor(django_asgi_app),
         "websocket": SiteOriginValidator(
             SocketControlCharactersRefused(
                 OutageGuard(

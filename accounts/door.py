@@ -1,26 +1,23 @@
-"""Over-limit account attempts refused at the door: before Django, on the event loop.
+"""Account attempts counted at the door: before Django, with the over-limit ones refused there.
 
 Django runs each request's middleware and view in a thread of its own, and a sign-up, login or
-password attempt reads a session and a player there before its allowance is counted. A burst of
-attempts from an address whose allowance is spent would be refused anyway; sent to threads, dozens at
-once, they take the interpreter from the event loop that acknowledges players' moves. So an attempt
-from an address whose count is already over its allowance is answered 429 here, with the same body
-and Retry-After the API gives.
-
-The per-address counts (accounts/throttles.py) are only read here, never counted: the pair
-(address, account) needs the body, and an attempt under the address's allowance is counted by its
-view as any other.
+password attempt reads a session and a player there. A burst of attempts from one address, most of
+them past its allowance, sent to threads dozens at once, takes the interpreter from the event loop
+that acknowledges players' moves. So the per-address allowances (accounts/throttles.py:
+`accounts_address`, and `accounts_signup` for a sign-up) are counted here, from the event loop, and an
+attempt past one is answered 429 at once, with the same body and Retry-After the API gives; one within
+them goes on to its view marked as counted, and its view counts only the pair (address, account),
+which needs the body.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import time
 from io import BytesIO
 from typing import Any
 
-from django.core.cache import cache
+from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.urls import reverse
 from django.utils import translation
@@ -29,9 +26,9 @@ from redis.exceptions import RedisError
 
 from accordion_site.api_errors import logger
 from accordion_site.languages import local_number
-from accordion_site.throttles import RateThrottle, parse_rate
+from accordion_site.throttles import RateThrottle, parse_rate, window_count
 
-from .throttles import AccountAddressThrottle, SignupAddressThrottle
+from .throttles import COUNTED_AT_THE_DOOR, AccountAddressThrottle, SignupAddressThrottle
 
 ASGIApp = Any
 
@@ -46,22 +43,27 @@ def _doors() -> dict[str, list[RateThrottle]]:
     }
 
 
-async def seconds_refused(request: ASGIRequest, throttles: list[RateThrottle]) -> float | None:
-    """Seconds until the first spent allowance among `throttles` starts again; None while none is spent."""
-    ident = throttles[0].get_ident(request)  # type: ignore[arg-type]  # reads only headers and META
-    keys = [throttle.cache_key_for(ident) for throttle in throttles]
-    # The cache's async API: a short hop for two reads per allowance, not a thread for the whole request.
-    values = await cache.aget_many([f"{key}:{part}" for key in keys for part in ("n", "t")])
-    now = time.time()
-    for throttle, key in zip(throttles, keys, strict=True):
-        allowed, period = parse_rate(throttle.get_rate())
-        if values.get(f"{key}:n", 0) >= allowed:
-            return max(1.0, float(values.get(f"{key}:t", now)) + period - now)
-    return None
+async def counted_at_the_door(request: ASGIRequest, throttles: list[RateThrottle]) -> float | None:
+    """Count the attempt against each of `throttles` (per-address allowances), as their views would; return
+    the seconds until the latest spent one starts again, or None when none is spent."""
+
+    def count() -> float | None:
+        ident = throttles[0].get_ident(request)  # type: ignore[arg-type]  # reads only headers and META
+        waits = []
+        for throttle in throttles:
+            allowed, period = parse_rate(throttle.get_rate())
+            number, seconds_left = window_count(throttle.cache_key_for(ident), period=period)
+            if number > allowed:
+                waits.append(max(1.0, seconds_left))
+        return max(waits, default=None)
+
+    # A few cache round trips on a pool thread, not a request thread for middleware, session and view.
+    return await sync_to_async(count, thread_sensitive=False)()
 
 
-class OverLimitAttemptsRefused:
-    """ASGI: a POST to an account attempt from an address past its allowance gets the API's 429 at once."""
+class AttemptsCountedAtTheDoor:
+    """ASGI: a POST to an account attempt is counted against its address's allowances here; past one, it
+    gets the API's 429 at once, else it goes on to Django marked as counted (COUNTED_AT_THE_DOOR in its scope)."""
 
     def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
@@ -75,9 +77,11 @@ class OverLimitAttemptsRefused:
             if throttles is not None:
                 request = ASGIRequest(scope, BytesIO())
                 try:
-                    seconds = await seconds_refused(request, throttles)
+                    seconds = await counted_at_the_door(request, throttles)
                 except (RedisError, OSError):
-                    seconds = None  # the cache is out: the view answers as it does in an outage
+                    seconds = None  # the cache is out: the view counts, and answers as it does in an outage
+                else:
+                    scope[COUNTED_AT_THE_DOOR] = {throttle.scope for throttle in throttles}
                 if seconds is not None:
                     return await _refuse(request, send, seconds=math.ceil(seconds))
         return await self.inner(scope, receive, send)

@@ -18,8 +18,21 @@ from accordion_site.throttles import RateThrottle, request_player
 
 from .nicknames import NICKNAME_KEY_MAX_LENGTH, nickname_key
 
+# The ASGI scope's key naming the allowances accounts/door.py has counted.
+COUNTED_AT_THE_DOOR = "accordion.counted_allowances"
 
-class AccountAddressThrottle(RateThrottle):
+
+class DoorCountedThrottle(RateThrottle):
+    """An allowance that accounts/door.py counts before the request reaches Django, when it does: a
+    request it has counted is not counted twice."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if self.scope in getattr(request, "scope", {}).get(COUNTED_AT_THE_DOOR, ()):
+            return True
+        return super().allow_request(request, view)
+
+
+class AccountAddressThrottle(DoorCountedThrottle):
     """Attempts from one client address, whatever nicknames they try: "accounts_address"."""
 
     scope = "accounts_address"
@@ -47,7 +60,7 @@ class AccountPairThrottle(RateThrottle):
         return self.cache_key_for(hashlib.sha256(pair.encode()).hexdigest())  # any script, fixed length
 
 
-class SignupAddressThrottle(RateThrottle):
+class SignupAddressThrottle(DoorCountedThrottle):
     """New accounts from one client address: "accounts_signup". An account brings a ranked attempt of its
     own, so accounts made in bulk from one address would buy what fresh guests cannot."""
 

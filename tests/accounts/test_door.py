@@ -1,8 +1,10 @@
-"""Account attempts from an address whose allowance is spent are refused at the door (accounts/door.py):
-the same 429, message and Retry-After the API gives, answered before Django takes a thread for them."""
+"""Account attempts are counted against their address's allowance at the door (accounts/door.py): those
+past it get the same 429, message and Retry-After the API gives, before Django takes a thread for them;
+those within it reach their view, which does not count them again."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -14,7 +16,7 @@ from django.test import Client
 
 from accordion_site.asgi import application
 from accordion_site.languages import persian_digits
-from accounts.door import OverLimitAttemptsRefused
+from accounts.door import AttemptsCountedAtTheDoor
 from tests.api_client import post
 
 from .test_throttles import allowed, attempt
@@ -58,14 +60,32 @@ def spent_allowance(db):
 async def test_an_attempt_under_the_allowance_goes_through_to_its_view():
     cache.clear()
     django = Recorded()
-    response = await login(OverLimitAttemptsRefused(django))
+    response = await login(AttemptsCountedAtTheDoor(django))
     assert response["status"] == 204 and django.paths == ["/api/accounts/login"]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_of_a_burst_exactly_the_allowance_reaches_django():
+    cache.clear()
+    django = Recorded()
+    door = AttemptsCountedAtTheDoor(django)
+    answers = await asyncio.gather(*(login(door) for _ in range(allowed("accounts_address") + 15)))
+    statuses = [answer["status"] for answer in answers]
+    assert statuses.count(204) == len(django.paths) == allowed("accounts_address")
+    assert statuses.count(429) == 15
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_attempt_the_door_let_through_is_not_counted_again_by_its_view():
+    cache.clear()
+    answers = [(await login(application))["status"] for _ in range(allowed("accounts_address") + 1)]
+    assert answers == [400] * allowed("accounts_address") + [429]
 
 
 @pytest.mark.django_db(transaction=True)
 async def test_an_attempt_past_the_address_allowance_never_reaches_django(spent_allowance):
     django = Recorded()
-    response = await login(OverLimitAttemptsRefused(django))
+    response = await login(AttemptsCountedAtTheDoor(django))
     assert response["status"] == 429 and django.paths == []
     assert json.loads(response["body"])["code"] == "rate_limited"
     assert 0 < int(header(response, b"retry-after")) <= 60
@@ -89,5 +109,5 @@ async def test_the_refusal_speaks_the_players_language(spent_allowance):
 @pytest.mark.django_db(transaction=True)
 async def test_another_address_is_let_through(spent_allowance):
     django = Recorded()
-    response = await login(OverLimitAttemptsRefused(django), address="198.51.100.40")
+    response = await login(AttemptsCountedAtTheDoor(django), address="198.51.100.40")
     assert response["status"] == 204 and django.paths == ["/api/accounts/login"]
