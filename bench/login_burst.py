@@ -127,6 +127,7 @@ async def run(args: argparse.Namespace, daphnes: list[Daphne]) -> None:
     quiet = [trip for sent, trip in bystander.acks if sent < start + QUIET_S]
     print()
     print(f"bystander's move ack, alone:           {spread_ms(quiet)}")
+
     def during(low: float, high: float) -> list[float]:
         """The acks in flight at some moment of [low, high]: sent before its end, answered after its start."""
         return [trip for sent, trip in bystander.acks if sent <= high and sent + trip >= low]
