@@ -16,6 +16,7 @@ import ssl
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,15 @@ def wss(port: int, path: str, headers: dict[str, str], *, origin: str = f"https:
     )
 
 
+FLOOD = 45
+
+
+def attempt(port: int, body: bytes) -> tuple[int, Any]:
+    """A login through nginx: its status and JSON answer."""
+    answer = ask(port, "POST", "/api/accounts/login", body=body)
+    return answer.status, json.loads(answer.read())
+
+
 def ask(port: int, method: str, path: str, body: bytes | None = None) -> http.client.HTTPResponse:
     connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=tls())
     headers = {"Host": HOST, "Content-Type": "application/json", "Origin": f"https://{HOST}"}
@@ -134,6 +144,8 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
 ):
     # As deploy/accordion-daphne@.service runs them: the client's address from the proxy's header.
     settings = {"ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "1", "NUM_PROXIES": "1", "SOCKETS_PER_ADDRESS": "1"}
+    # The site's own allowance of account attempts out of reach: every 429 below is nginx's.
+    settings["ACCOUNTS_ADDRESS_RATE"] = "1000/minute"
     with (
         production_cluster(
             tmp_path,
@@ -194,3 +206,12 @@ async def test_the_shipped_nginx_config_serves_pages_the_api_and_sockets_over_tl
                 visitor = await sockets.enter_async_context(wss(https_port, "/ws/live/", {"X-Forwarded-For": forged}))
                 first_messages.append(json.loads(await visitor.recv()))
             assert [message.get("code") for message in first_messages] == [None, None, "too_many_sockets"]
+
+        # A flood of login attempts from one address: nginx lets its burst through (30, and the one its
+        # rate allows) and refuses the rest itself, in the API's shape, before they reach Daphne.
+        body = json.dumps({"nickname": "Victim", "password": "wrong guess"}).encode()
+        with ThreadPoolExecutor(max_workers=FLOOD) as threads:
+            answers = list(threads.map(lambda _: attempt(https_port, body), range(FLOOD)))
+        refused = [answer for status, answer in answers if status == 429]
+        assert FLOOD - 32 <= len(refused) <= FLOOD - 31, [status for status, _ in answers]
+        assert all(answer["code"] == "rate_limited" for answer in refused)
