@@ -131,6 +131,11 @@ def game_result(game: Game) -> dict[str, Any] | None:
     return ResultSerializer(game, context={"standing": standing}).data  # type: ignore[no-any-return]
 
 
+def game_result_of(*, game_id: int) -> dict[str, Any] | None:
+    """`game_result` of the stored game `game_id`."""
+    return game_result(Game.objects.select_related("deal").get(pk=game_id))
+
+
 def game_payload(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
     """The game as the API and the sockets describe it, with `now` as the server's clock."""
     return GameSerializer(game, context={"now": now}).data  # type: ignore[no-any-return]
