@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.test import Client
 
-from accounts.selectors import daily_streaks, player_profile
+from games.profiles import daily_streaks, player_profile
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
