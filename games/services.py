@@ -42,7 +42,7 @@ from .solver_pool import solver_run
 
 logger = logging.getLogger(__name__)
 
-# The game columns each kind of change writes (besides the version, which every event bumps).
+# The game columns a finish writes (besides the version, which every event bumps).
 _FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score", "risk", "risk_reasons", "review"]
 
 
@@ -214,6 +214,7 @@ def _closed_if_day_over(game: Game, *, now: datetime.datetime) -> bool:
 def game_close_if_day_over(*, game_id: int, now: datetime.datetime) -> bool:
     """Close the game if it is a ranked attempt still in play whose day is over; return whether it was.
     Run on access (reading the game) and for every such attempt by `manage.py close_daily_attempts`."""
+    # Locked: the close writes the attempt's result, and the boards' rows join its transaction.
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id).first()
         return game is not None and _closed_if_day_over(game, now=now)
@@ -406,8 +407,8 @@ def _play(
 
 
 def _finish_move(known: KnownGame, change: _Change, *, now: datetime.datetime) -> Game | None:
-    """Store the winning `change` with the game's result, under the game's lock (the result's assessment
-    and the boards' and races' rows join its transaction); None if the game changed since it was known."""
+    """Store the winning `change` with the game's result; None if the game changed since it was known."""
+    # Locked: a win writes the result, and its assessment and the boards' and races' rows join its transaction.
     with transaction.atomic():
         game = store.read_game(known.game_id, lock=True)
         if game is None or game.version != known.version:
@@ -475,6 +476,7 @@ def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: d
     """Replay `moves` from the deal and store the verified result; the client's own score, time or
     pile count is never read. Finishing again with the stored line (a retry) answers with the stored
     result; with any other line it is refused: a result, once stored, stands."""
+    # Locked: a finish writes the result, and its assessment and the boards' and races' rows join its transaction.
     with transaction.atomic():
         game = _lock_own_game(game_id=game_id, player=player)
         if game.status == Game.Status.FINISHED:
@@ -522,6 +524,7 @@ def game_hint(
     advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     if advice.status in ("unknown", "won"):
         return game, advice
+    # Locked: the hint unranks the game only if it is still the game the solver worked on.
     with transaction.atomic():
         locked = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if locked.version != game.version:
