@@ -178,14 +178,21 @@ def _lock_own_game(*, game_id: int, player: Player) -> Game:
 
 def _lock_own_playing_game(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     game = _lock_own_game(game_id=game_id, player=player)
-    if game.status != Game.Status.PLAYING:
-        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": game_id})
-    if now < game.started_at:
+    _refuse_unless_in_play(KnownGame.of(game), player=player, now=now)
+    return game
+
+
+def _refuse_unless_in_play(known: KnownGame, *, player: Player, now: datetime.datetime) -> None:
+    """Refuse a change to a game that is another player's, finished, or not started yet."""
+    if known.player_id != player.pk:
+        raise NotYourGame(gettext("game %(game)s belongs to another player") % {"game": known.game_id})
+    if known.status != Game.Status.PLAYING:
+        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": known.game_id})
+    if now < known.started_at:
         raise GameNotStarted(
             gettext("game %(game)s has not started yet: its clock starts at %(time)s UTC")
-            % {"game": game_id, "time": f"{game.started_at:%H:%M:%S}"}
+            % {"game": known.game_id, "time": f"{known.started_at:%H:%M:%S}"}
         )
-    return game
 
 
 def _day_over(game: Game) -> AttemptDayOver:
@@ -334,15 +341,7 @@ class _DayOver(Exception):
 def _change_on(known: KnownGame, *, player: Player, move: Sequence[int] | None, now: datetime.datetime) -> _Change:
     """The move (the undo of the last move, for None) on `known`, checked by the engine: the one place
     that decides a move, and the refusal (GameError) when it may not be made."""
-    if known.player_id != player.pk:
-        raise NotYourGame(gettext("game %(game)s belongs to another player") % {"game": known.game_id})
-    if known.status != Game.Status.PLAYING:
-        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": known.game_id})
-    if now < known.started_at:
-        raise GameNotStarted(
-            gettext("game %(game)s has not started yet: its clock starts at %(time)s UTC")
-            % {"game": known.game_id, "time": f"{known.started_at:%H:%M:%S}"}
-        )
+    _refuse_unless_in_play(known, player=player, now=now)
     if known.closes_at is not None and now >= known.closes_at:
         raise _DayOver
     plain = partial(events.PlainChange, game_id=known.game_id, player_id=known.player_id, version=known.version, at=now)
