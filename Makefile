@@ -67,6 +67,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/axe-core/axe.min.js
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run

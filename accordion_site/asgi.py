@@ -20,6 +20,7 @@ from django.urls import re_path  # noqa: E402
 from accounts.door import OverLimitAttemptsRefused  # noqa: E402
 from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
 from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
+from games.hub import hub  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -46,7 +47,9 @@ application = ProtocolTypeRouter(
                     CookieMiddleware(
                         SocketSessionMiddleware(
                             PlayerMiddleware(
-                                SignedOutSocketsClosed(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
+                                SignedOutSocketsClosed(
+                                    SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))), process_channel=hub
+                                )
                             )
                         )
                     )

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -29,7 +29,6 @@ from django.utils.translation import gettext_lazy
 from accordion_site.db import db_call
 from accordion_site.languages import socket_language
 from accordion_site.sockets import ASGIApp, deliver_to_one_of_many, refuse
-from games.hub import hub
 
 from .selectors import player_from_session
 
@@ -87,12 +86,24 @@ async def _refuse_open(socket: AccountSocket) -> None:
     await socket.send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
 
 
+class ProcessChannel(Protocol):
+    """The process's subscription to channel-layer groups (the site's edge passes it: games.hub)."""
+
+    handlers: dict[str, Any]
+
+    async def listen(
+        self, message_type: str, handler: Callable[[dict[str, Any]], Awaitable[None]], *, group: str | None = None
+    ) -> None: ...
+
+
 class SignedOutSocketsClosed:
     """Inside PlayerMiddleware: keeps track of this process's sockets of accounts, so that a sign-out
-    elsewhere closes them, and refuses a socket whose session a password change has signed out."""
+    elsewhere closes them, and refuses a socket whose session a password change has signed out.
+    `process_channel` gives the running process's channel, which hears the sign-outs."""
 
-    def __init__(self, inner: ASGIApp) -> None:
+    def __init__(self, inner: ASGIApp, *, process_channel: Callable[[], ProcessChannel]) -> None:
         self.inner = inner
+        self.process_channel = process_channel
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         player, session = scope.get("player"), scope.get("session")
@@ -104,9 +115,9 @@ class SignedOutSocketsClosed:
             return None
         if player is None or not player.is_account or session is None or session.session_key is None:
             return await self.inner(scope, receive, send)
-        process_hub = hub()
-        if MESSAGE not in process_hub.handlers:  # once a process (twice at worst, which does no harm)
-            await process_hub.listen(MESSAGE, _close_signed_out, group=GROUP)
+        channel = self.process_channel()
+        if MESSAGE not in channel.handlers:  # once a process (twice at worst, which does no harm)
+            await channel.listen(MESSAGE, _close_signed_out, group=GROUP)
         socket = AccountSocket(session_key=session.session_key, language=socket_language(scope), send=send)
         _open.setdefault(player.pk, set()).add(socket)
         try:

@@ -29,7 +29,7 @@ from . import events, protocol, selectors, services
 from .errors import GameError
 from .hub import hub
 from .models import Game
-from .serializers import game_payload, game_result
+from .serializers import game_payload, game_result_of
 from .watching.runtime import crowd_frame
 
 logger = logging.getLogger(__name__)
@@ -108,9 +108,9 @@ class GameConsumer(ServiceSocket):
         self.strikes = 0
         self.acks: dict[int, dict[str, Any]] = {}
         # The game as this socket's last change left it: the next move is checked against it and stored
-        # on condition that the game is still so (games.services.game_move_from_socket), without a read
-        # of its own. Kept from the first change on, so that sockets that only listen hold no game.
-        self.known: services.SocketGame | None = None
+        # on condition that the game is still so (games.services.game_move_async), without a read of its
+        # own. Kept from the first change on, so that sockets that only listen hold no game.
+        self.known: services.KnownGame | None = None
         # The newest version this socket has been sent (events, acks, a state): older events are skipped,
         # but for those an ack jumped over (changes stored elsewhere just before this socket's own, whose
         # events had not come yet): they are sent when they come, so the client need not ask with `sync`.
@@ -246,19 +246,19 @@ class GameConsumer(ServiceSocket):
         if self.player is None:
             raise GameError(_("this socket has no player"))
         now = timezone.now()
-        # A plain move or undo is stored from the event loop; the rest on the database threads.
         if isinstance(message, protocol.MoveMessage):
-            self.known = await services.game_move_from_socket(
+            self.known = await services.game_move_async(
                 game_id=self.game_id, player=self.player, move=message.move, now=now, known=self.known
             )
         else:
-            self.known = await services.game_undo_from_socket(
+            self.known = await services.game_undo_async(
                 game_id=self.game_id, player=self.player, now=now, known=self.known
             )
-        game = self.known.game
+        known = self.known
         # A finished game's result carries its standing on the day's board: a read, so on a thread.
-        result = await db_call(game_result)(game) if game.status == Game.Status.FINISHED else None
-        return protocol.ack(n=message.n, version=game.version, piles=game.piles, status=game.status, result=result)
+        finished = known.status == Game.Status.FINISHED
+        result = await db_call(game_result_of)(game_id=known.game_id) if finished else None
+        return protocol.ack(n=message.n, version=known.version, piles=known.piles, status=known.status, result=result)
 
 
 def _since(scope: dict[str, Any]) -> int | None:

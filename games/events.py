@@ -113,69 +113,12 @@ def append(
     move: Sequence[int] | None = None,
     line: Sequence[Sequence[int]] | None = None,
 ) -> GameEventOut:
-    """Record a change already made to `game` (locked by the caller's transaction): save the `changed`
-    columns with the next version and store the event. It is published when the transaction commits."""
-    event = _next_event(game, kind=kind, at=at, move=move, line=line)
-    store.save_change(game, fields=[*changed, "version"], event=event)
-    return _appended(game, event)
-
-
-def append_move_if_unchanged(
-    game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
-) -> GameEventOut | None:
-    """Record a plain move already made to `game`, which the caller has not locked: stored only if the
-    game is still at `known_version`, still in play and still the same player's, in one statement that
-    is its own transaction (PostgreSQL). Return the event, or None when the game changed meanwhile.
-
-    A plain move is not heard by `game_event_appended`: there is no transaction for a receiver's writes
-    to join, and none acts on one (the boards and races act on finishes, which always lock)."""
-    event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
-    fields = [*changed, "version"]
-    if not store.save_change_if_unchanged(
-        game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
-    ):
-        return None
-    out = GameEventOut.of(event, result=None)
-    transaction.on_commit(lambda: publish(out))
-    return out
-
-
-async def append_change_from_loop(
-    known: Game, *, kind: str, line: list[list[int]], piles: int, move: Sequence[int], at: datetime.datetime
-) -> GameEventOut | None:
-    """Store a plain move or undo (`kind`, with the `move` played or taken back) on the game as `known`,
-    which now has `line` and `piles` (the caller checked the change), from the event loop: one
-    conditional statement, as `append_move_if_unchanged`, sent on one of the loop's own connections
-    (accordion_site/loop_db.py), and the event published as soon as it returns (it has committed by
-    then). Return the event, or None when the game changed meanwhile; raise LoopConnectionsBusy when
-    the loop has no connection free. `known` is left as it was."""
-    v = known.version + 1
-    event_id = await store.save_change_if_unchanged_from_loop(
-        game_id=known.pk,
-        player_id=known.player_id,
-        version=known.version,
-        status=Game.Status.PLAYING,
-        changes={"moves": line, "piles": piles, "version": v},
-        event={"game_id": known.pk, "v": v, "kind": kind, "move": list(move), "line": None, "piles": piles, "at": at},
-    )
-    if event_id is None:
-        return None
-    out = GameEventOut.build(game=known.pk, v=v, kind=kind, move=list(move), piles=piles, at=at)
-    publish(out)
-    return out
-
-
-def _next_event(
-    game: Game,
-    *,
-    kind: str,
-    at: datetime.datetime,
-    move: Sequence[int] | None,
-    line: Sequence[Sequence[int]] | None,
-) -> GameEvent:
-    """The event of a change made to `game`, at the game's next version (set on the game)."""
+    """Record a change already made to `game` under its lock (the caller's transaction): save the
+    `changed` columns with the next version and store the event. Receivers of `game_event_appended`
+    hear it in the transaction; it is published when the transaction commits."""
+    version = game.version
     game.version += 1
-    return GameEvent(
+    event = GameEvent(
         game=game,
         v=game.version,
         kind=kind,
@@ -184,14 +127,75 @@ def _next_event(
         piles=game.piles,
         at=at,
     )
-
-
-def _appended(game: Game, event: GameEvent) -> GameEventOut:
-    out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
+    changes = {name: getattr(game, name) for name in changed} | {"version": game.version}
+    row = {name: getattr(event, name) for name in _EVENT_ROW}
+    event.pk = store.save_change(game_id=game.pk, player_id=game.player_id, version=version, changes=changes, event=row)
+    assert event.pk is not None, "the game's lock keeps it at its version"
+    out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
     # Inside the change's transaction, so a receiver's writes (a leaderboard row, say) commit or roll
     # back with the change.
     game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
+    return out
+
+
+# The event row's values, by attribute name (the id is the database's).
+_EVENT_ROW = ("game_id", "v", "kind", "move", "line", "piles", "at")
+
+
+@dataclass(frozen=True, slots=True)
+class PlainChange:
+    """A move or undo checked on a game in play as known at `version`, without its lock: `move` is the
+    move played or taken back, `line` and `piles` the game's after it."""
+
+    game_id: int
+    player_id: int
+    version: int
+    kind: str
+    move: list[int]
+    line: list[list[int]]
+    piles: int
+    at: datetime.datetime
+
+    def statement(self) -> dict[str, Any]:
+        """`store.save_change`'s arguments for this change."""
+        v = self.version + 1
+        return {
+            "game_id": self.game_id,
+            "player_id": self.player_id,
+            "version": self.version,
+            "changes": {"moves": self.line, "piles": self.piles, "version": v},
+            "event": {"game_id": self.game_id, "v": v, "kind": self.kind, "move": self.move, "line": None}
+            | {"piles": self.piles, "at": self.at},
+        }
+
+    def out(self) -> GameEventOut:
+        v = self.version + 1
+        return GameEventOut.build(game=self.game_id, v=v, kind=self.kind, move=self.move, piles=self.piles, at=self.at)
+
+
+# A plain change is stored only if the game is still as known, in one statement that is its own
+# transaction (games/store.py), and is not heard by `game_event_appended`: there is no transaction for a
+# receiver's writes to join, and none acts on one (the boards and races act on finishes, which lock).
+
+
+def append_if_unchanged(change: PlainChange) -> GameEventOut | None:
+    """Store `change` from a database thread; return its event, or None when the game changed meanwhile."""
+    if store.save_change(**change.statement()) is None:
+        return None
+    out = change.out()
+    transaction.on_commit(lambda: publish(out))
+    return out
+
+
+async def append_if_unchanged_from_loop(change: PlainChange) -> GameEventOut | None:
+    """`append_if_unchanged` sent from the event loop on one of its own connections
+    (accordion_site/loop_db.py), the event published as soon as it returns (it has committed by then).
+    Raise LoopConnectionsBusy when the loop has no connection free."""
+    if await store.save_change_from_loop(**change.statement()) is None:
+        return None
+    out = change.out()
+    publish(out)
     return out
 
 
@@ -225,7 +229,7 @@ class _Publisher:
 
     def put(self, event: GameEventOut) -> None:
         if _running_loop() is self.loop:
-            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_change_from_loop)
+            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_if_unchanged_from_loop)
         else:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
 

@@ -4,9 +4,10 @@ rule that under CI the real PostgreSQL and Redis must be there (a missing servic
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ from django.utils import translation
 
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
+from games import engine
 from games.hub import running_hub
+from games.models import Deal, Game
 from games.races.relay import running_rooms
 
 # The data-migration tests' `schema_restored` fixture; production's collected static files and the
@@ -158,3 +161,44 @@ async def socket_services_stopped() -> AsyncIterator[None]:
     hub = running_hub()
     if hub is not None:
         await hub.stop()
+
+
+FinishedGame = Callable[..., Game]
+FINISHED_AT_NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
+_deal_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def finished_game(winning_game: dict[str, Any]) -> FinishedGame:
+    """finished_game(player, piles=…, seconds=…, day=date (a ranked daily) or none (a new deal),
+    ranked=…, finished_at=…): a finished game stored as the server stores a verified one."""
+
+    def make(
+        player: Player,
+        *,
+        piles: int,
+        seconds: int = 100,
+        day: datetime.date | None = None,
+        ranked: bool | None = None,
+        finished_at: datetime.datetime | None = None,
+    ) -> Game:
+        if day is not None:
+            deal, _ = Deal.objects.get_or_create(daily_date=day, defaults={"cards": winning_game["deal"]})
+            finished_at = finished_at or datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
+        else:
+            deal = Deal.objects.create(code=f"{next(_deal_numbers):04d}-TEST", cards=winning_game["deal"])
+            finished_at = finished_at or FINISHED_AT_NOON
+        return Game.objects.create(
+            player=player,
+            deal=deal,
+            mode=Game.Mode.DAILY if day is not None else Game.Mode.NEW,
+            ranked=day is not None if ranked is None else ranked,
+            status=Game.Status.FINISHED,
+            started_at=finished_at - datetime.timedelta(seconds=seconds),
+            finished_at=finished_at,
+            piles=piles,
+            seconds=seconds,
+            score=engine.score(piles, seconds),
+        )
+
+    return make

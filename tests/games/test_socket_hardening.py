@@ -106,7 +106,7 @@ async def test_a_move_during_a_database_outage_is_rejected_as_try_again_and_can_
 ):
     socket = await connected(code_game, player)
     move = {"t": "move", "move": winning_game["moves"][0], "n": 1}
-    with mock.patch("games.services.game_move", side_effect=OperationalError("the database is away")):
+    with mock.patch("games.store.read_game", side_effect=OperationalError("the database is away")):
         await socket.send_json_to(move)
         answer = await socket.receive_json_from()
     assert answer["t"] == "reject" and answer["code"] == "unavailable"
