@@ -109,7 +109,7 @@ TEMPLATES = [
     },
 ]
 
-# A server process's garbage collection (accordion_site/collection.py): the collector's three generation
+# A server process's garbage collection (realtime/collection.py): the collector's three generation
 # thresholds, as gc.set_threshold takes them (CPython's own are 700, 10, 10; a first one of 0 turns
 # automatic collection off).
 _gc_thresholds = env_list("GC_THRESHOLDS", ["50000", "20", "100"])
@@ -122,7 +122,7 @@ DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"s
 # concurrently, instead of on Channels' one shared thread.
 DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
 # A plain socket move is one statement sent from the event loop itself, on at most this many connections
-# per process kept for it (accordion_site/loop_db.py, PostgreSQL only); when all are busy, the database
+# per process kept for it (realtime/loop_db.py, PostgreSQL only); when all are busy, the database
 # threads take the move.
 DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "16"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -160,7 +160,7 @@ if REDIS_URL:
     # (channels_redis issue #422, docs/architecture.md); ours adds sending in batches.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
             "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": os.environ.get("CHANNELS_PREFIX", "accordion")},
         }
@@ -335,7 +335,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The largest request body the API reads; a finish carries at most 51 moves. Under Daphne a larger
-# declared or streamed body is refused before it is read (accordion_site/daphne_limits.py).
+# declared or streamed body is refused before it is read (realtime/daphne_limits.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # Every API request counts against one of two DRF rates (accordion_site/throttles.py), far above what a
 # person does, to stop scripts: per client address for visitors who have not played, per player for

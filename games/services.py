@@ -17,8 +17,8 @@ from django.utils.translation import gettext
 
 from accordion_site.db import db_call
 from accordion_site.languages import local_number
-from accordion_site.loop_db import LoopConnectionsBusy
 from accounts.models import Player
+from realtime.loop_db import LoopConnectionsBusy
 
 from . import assessment, engine, events, fair_play, selectors, store
 from .engine import risk, solver
@@ -385,7 +385,7 @@ async def _stored_from_loop(
     known: SocketGame | None, *, game_id: int, kind: str, change: _PlainChange | None, now: datetime.datetime
 ) -> bool | None:
     """Store a plain `change` on the socket's `known` game from the event loop
-    (accordion_site/loop_db.py), and bring `known` up to date. True when stored; False when the game
+    (realtime/loop_db.py), and bring `known` up to date. True when stored; False when the game
     changed meanwhile; None when this path does not apply (no known game, another database than
     PostgreSQL, no plain change) or all of the loop's connections are busy."""
     if known is None or known.game.pk != game_id or change is None or not store.conditional_changes_from_loop():
@@ -409,7 +409,7 @@ async def game_move_from_socket(
     """`game_move` for the player's socket, which keeps the game as its last change left it (`known`).
 
     A plain move on the known game is checked here and stored from the event loop, in the same one
-    conditional statement, on a connection of the loop's own (accordion_site/loop_db.py): no database
+    conditional statement, on a connection of the loop's own (realtime/loop_db.py): no database
     thread, no hop. It is one statement that is its own transaction, which is why this write needs no
     `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
     database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of

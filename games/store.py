@@ -28,7 +28,7 @@ from django.db.backends.postgresql.base import ServerBindingCursor  # type: igno
 from django.db.backends.utils import CursorWrapper
 from django.db.models import JSONField
 
-from accordion_site.loop_db import loop_connections
+from realtime.loop_db import loop_connections
 
 from .models import Deal, Game, GameEvent
 
@@ -91,7 +91,7 @@ async def save_change_if_unchanged_from_loop(
     *, game_id: int, player_id: int, version: int, status: str, changes: dict[str, Any], event: dict[str, Any]
 ) -> int | None:
     """`save_change_if_unchanged` sent from the event loop, on one of its own connections
-    (accordion_site/loop_db.py) instead of a database thread, with the values as plain data: `changes`
+    (realtime/loop_db.py) instead of a database thread, with the values as plain data: `changes`
     are the game's new column values by field name (its new version among them), `event` the event
     row's by attribute name. Return the event's id, or None when the game was not as known. Raise
     LoopConnectionsBusy when all of the loop's connections are in use, and Django's OperationalError

@@ -8,6 +8,10 @@ from games.models import Deal, Game
 
 # Up to this many racers (ghosts included) share a room; anyone else watches.
 MAX_RACERS = 8
+# A race lasts this long from its start signal, in seconds, unless the host sets it within these bounds.
+DEFAULT_TIME_LIMIT = 600
+MIN_TIME_LIMIT = 60
+MAX_TIME_LIMIT = 3600
 
 
 class Room(models.Model):

@@ -12,7 +12,7 @@ import datetime
 import logging
 import secrets
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q, QuerySet
@@ -26,6 +26,7 @@ from games.errors import GameError, GameNotFound
 from games.models import Game
 from games.transfers import games_transfer
 
+from .broadcast import RoomNews, announce_on_commit
 from .errors import (
     NotEnoughReady,
     NotHost,
@@ -36,7 +37,16 @@ from .errors import (
     SpoilerWithheld,
     WrongState,
 )
-from .models import MAX_RACERS, Racer, Room, RoomConnection, ServerProcess
+from .models import (
+    DEFAULT_TIME_LIMIT,
+    MAX_RACERS,
+    MAX_TIME_LIMIT,
+    MIN_TIME_LIMIT,
+    Racer,
+    Room,
+    RoomConnection,
+    ServerProcess,
+)
 from .selectors import (
     ROOM_CODE_ALPHABET,
     ROOM_CODE_LENGTH,
@@ -51,27 +61,7 @@ from .selectors import (
 logger = logging.getLogger(__name__)
 
 COUNTDOWN_SECONDS = 5
-DEFAULT_TIME_LIMIT = 600
-MIN_TIME_LIMIT = 60
-MAX_TIME_LIMIT = 3600
 _CODE_ATTEMPTS = 10
-
-
-@dataclass(slots=True)
-class RoomNews:
-    """What a call changed in a room, stored and committed, for the caller to announce: "changed"
-    (the room), "countdown", "started" (the deal is out: each racer gets their game), "finished"."""
-
-    code: str
-    kinds: list[str] = field(default_factory=list)
-
-    def add(self, kind: str) -> None:
-        if kind not in self.kinds:
-            self.kinds.append(kind)
-
-    def merge(self, other: RoomNews) -> None:
-        for kind in other.kinds:
-            self.add(kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +79,12 @@ def _lock_room(code: str) -> Room:
     return room
 
 
-def _save(room: Room, *fields: str) -> None:
-    """Store a change to the room with the next version (clients keep the newest room they hear)."""
+def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> RoomNews:
+    """Store a change to the room with the next version (clients keep the newest room they hear), and
+    announce it once the transaction commits."""
     room.version += 1
     room.save(update_fields=[*fields, "version"])
+    return announce_on_commit(room.code, *kinds)
 
 
 def _seats(room: Room) -> list[Racer]:
@@ -363,8 +355,7 @@ def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
         return RoomNews(code=room.code)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    _save(room)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room)
 
 
 @transaction.atomic
@@ -385,9 +376,8 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
     room.state = Room.State.COUNTDOWN
     room.starts_at = now + datetime.timedelta(seconds=COUNTDOWN_SECONDS)
-    _save(room, "state", "starts_at")
     logger.info("race %s round %s: countdown to %s", room.code, room.round, room.starts_at.isoformat())
-    return RoomNews(code=room.code, kinds=["changed", "countdown"])
+    return _save(room, "state", "starts_at", kinds=("changed", "countdown"))
 
 
 @transaction.atomic
@@ -405,8 +395,7 @@ def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
     seat.kicked = True
     seat.ready = False
     seat.save(update_fields=["kicked", "ready"])
-    _save(room)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room)
 
 
 def race_leave(*, code: str, player: Player | None, now: datetime.datetime, process: str | None = None) -> RoomNews:
@@ -450,7 +439,7 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
     room.deal = None
     room.deal_code = ""
     room.starts_at = room.ends_at = room.finished_at = None
-    _save(room, "round", "state", "deal", "deal_code", "starts_at", "ends_at", "finished_at")
+    news = _save(room, "round", "state", "deal", "deal_code", "starts_at", "ends_at", "finished_at")
     Racer.objects.bulk_create(
         Racer(
             room=room,
@@ -463,7 +452,7 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
         for seat in staying
     )
     logger.info("race %s: rematch, round %s", room.code, room.round)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return news
 
 
 @transaction.atomic
@@ -481,8 +470,7 @@ def race_settings(
         room.deal_code = _deal_code(deal_code)
     if room.deal_code and Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).exists():
         raise RaceError(gettext("code: the ghost brings its own deal; drop the ghost to race a deal code"))
-    _save(room, "time_limit", "deal_code")
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room, "time_limit", "deal_code")
 
 
 @transaction.atomic
@@ -507,8 +495,7 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
                     % {"game": game_id, "nickname": seat.player.nickname}
                 )
         room.deal_code = ""
-    _save(room, "deal_code")
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room, "deal_code")
 
 
 # --- the clock: the start signal and the time limit -------------------------------------------------
@@ -572,7 +559,7 @@ def _begin(room: Room) -> None:
     room.deal = deal
     room.state = Room.State.RACING
     room.ends_at = room.starts_at + datetime.timedelta(seconds=room.time_limit)
-    _save(room, "deal", "state", "ends_at")
+    _save(room, "deal", "state", "ends_at", kinds=("changed", "started"))
     logger.info("race %s round %s started: %s racers", room.code, room.round, len(humans))
 
 
@@ -605,7 +592,7 @@ def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
         seat.save(update_fields=["place", "winner"])
     room.state = Room.State.FINISHED
     room.finished_at = now
-    _save(room, "state", "finished_at")
+    _save(room, "state", "finished_at", kinds=("changed", "finished"))
     logger.info("race %s round %s finished", room.code, room.round)
 
 

@@ -32,8 +32,8 @@ import redis
 from django.conf import settings
 
 from accordion_site.errors import log_background_failure
-from accordion_site.sockets import deliver_to_one_of_many
-from games.hub import Hub
+from games import events
+from realtime.bus import Bus, Message
 
 from . import protocol
 
@@ -45,9 +45,8 @@ FLUSH_S = 0.5
 HEARTBEAT_S = 10.0
 EXPIRY_S = 30.0
 
-# Every process hears every announcement: the group and its message type.
+# Every process hears every announcement: the group.
 CROWD_GROUP = "watch.crowd"
-CROWD_MESSAGE = "watch.crowd"
 
 
 class CrowdStore(Protocol):
@@ -174,8 +173,8 @@ class Crowd:
     """This process's side of the counts: counts its watcher sockets, writes them, and tells the local
     sockets following a game (the player's and the watchers') when the game's count changes."""
 
-    def __init__(self, hub: Hub, store: CrowdStore) -> None:
-        self.hub = hub
+    def __init__(self, bus: Bus, store: CrowdStore) -> None:
+        self.bus = bus
         self.store = store
         self.local: Counter[int] = Counter()
         self.changed: set[int] = set()
@@ -188,7 +187,7 @@ class Crowd:
         self.stopping = False
 
     async def start(self) -> None:
-        await self.hub.listen(CROWD_MESSAGE, self._heard, group=CROWD_GROUP)
+        await self.bus.subscribe(CROWD_GROUP, self)
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._write_changes()), loop.create_task(self._retell_changes())]
 
@@ -254,13 +253,17 @@ class Crowd:
         except Exception:
             self.changed.update(counts)  # written in full next time: counts are absolute
             raise
-        await self.hub.layer.group_send(CROWD_GROUP, {"type": CROWD_MESSAGE, "games": list(counts)})
+        self.bus.put(Message(CROWD_GROUP, "changed", data={"games": list(counts)}))
 
-    async def _heard(self, message: dict[str, Any]) -> None:
-        self._retell(message["games"])
+    async def hear(self, message: Message) -> None:
+        assert message.data is not None
+        self._retell(message.data["games"])
+
+    def _following(self, game_id: int) -> bool:
+        return bool(self.bus.following(events.group_name(game_id)))
 
     def _retell(self, games: Iterable[int]) -> None:
-        followed = [game for game in games if self.hub.following(game)]
+        followed = [game for game in games if self._following(game)]
         if followed:
             self.to_retell.update(followed)
             self.wake_reteller.set()
@@ -279,15 +282,11 @@ class Crowd:
                 continue
             for game, count in totals.items():
                 await self._tell(game, count)
-            for game in [game for game in self.told if not self.hub.following(game)]:
+            for game in [game for game in self.told if not self._following(game)]:
                 del self.told[game]
 
     async def _tell(self, game_id: int, count: int) -> None:
-        if self.told.get(game_id) == count or not self.hub.following(game_id):
+        if self.told.get(game_id) == count or not self._following(game_id):
             return
         self.told[game_id] = count
-        frame = protocol.crowd(count)
-        for follower in tuple(self.hub.followers.get(game_id, ())):
-            deliver = getattr(follower, "deliver_crowd", None)
-            if deliver is not None:
-                await deliver_to_one_of_many(deliver(frame), "game %s: the watcher count", game_id)
+        await self.bus.deliver(Message(events.group_name(game_id), "crowd", frame=protocol.crowd(count)))

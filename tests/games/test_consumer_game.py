@@ -211,7 +211,7 @@ async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
     """redis-py 8's socket_timeout once killed consumers that heard nothing for ~5 s (docs/architecture.md)."""
     layers = {
         "default": {
-            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-idle"},
         }
     }

@@ -17,11 +17,13 @@ from django.utils import timezone
 
 from accordion_site.asgi import application
 from accounts.models import Player
-from games import protocol as game_protocol
 from games.models import Game
-from games.races import consumers, selectors, services
+from games.races import selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from realtime import protocol as realtime_protocol
+from realtime.consumer import FLOOD_STRIKES
+from realtime.protocol import MessageRate
 from tests.conftest import player_client
 from tests.games.sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
 
@@ -276,16 +278,15 @@ async def test_a_full_room_lets_the_ninth_watch_and_refuses_a_ghost_as_room_full
 
 
 async def test_a_flooding_room_socket_is_told_to_slow_down_then_closed(live_room, host, monkeypatch):
-    monkeypatch.setattr(game_protocol, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
-    monkeypatch.setattr(consumers, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    monkeypatch.setattr(realtime_protocol, "MessageRate", functools.partial(MessageRate, per_second=1e-9))
     socket = await room_socket(live_room.code, host)
     await until(socket, "room")
-    for _ in range(game_protocol.MESSAGE_BURST):
+    for _ in range(realtime_protocol.MESSAGE_BURST):
         await socket.send_to(text_data="junk")
         assert (await until(socket, "reject"))["code"] == "bad_message"
     await socket.send_to(text_data="junk")
     assert (await until(socket, "reject"))["code"] == "rate_limited"
-    for _ in range(consumers.FLOOD_STRIKES):
+    for _ in range(FLOOD_STRIKES):
         await socket.send_to(text_data="junk")
     while (output := await socket.receive_output(timeout=2))["type"] != "websocket.close":
         assert json.loads(output["text"])["code"] == "rate_limited"

@@ -14,10 +14,10 @@ import redis
 from django.conf import settings
 
 from games import events
-from games.hub import running_hub
 from games.watching.consumers import WatchConsumer
 from games.watching.crowd import RedisCrowdStore, crowd_totals
 from games.watching.runtime import watching as watching_runtime
+from realtime.bus import running_bus
 
 from ..sockets import game_socket
 from .sockets import CONNECT_S, count_heard, counted, heard, last_count, watching
@@ -145,23 +145,24 @@ async def test_a_thousand_watchers_leaving_at_once_leave_nothing_behind(playing_
     await asyncio.gather(*runtime.closing)
     assert runtime.audiences == {} and runtime.crowd.local == {}
     assert crowd_totals([playing_game.pk]) == {playing_game.pk: 0}
-    hub = running_hub()
-    assert hub is not None and set(hub.followers) == {playing_game.pk} and len(hub.followers[playing_game.pk]) == 1
-    assert subscribed_to(hub, events.group_name(playing_game.pk))  # the player's tab still follows the game
+    bus = running_bus()
+    group = events.group_name(playing_game.pk)
+    assert bus is not None and set(bus.listeners) - {"watch.crowd"} == {group} and bus.following(group) == 1
+    assert subscribed_to(bus, group)  # the player's tab still follows the game
     del sockets
     gc.collect()
     assert not [thing for thing in gc.get_objects() if type(thing) is WatchConsumer]
     await tab.disconnect()
-    assert hub.followers == {}
-    assert not subscribed_to(hub, events.group_name(playing_game.pk))
+    assert set(bus.listeners) == {"watch.crowd"}
+    assert not subscribed_to(bus, group)
 
 
-def subscribed_to(hub, group: str) -> bool:
-    """Whether this process's hub still belongs to the channel-layer group."""
+def subscribed_to(bus, group: str) -> bool:
+    """Whether this process's bus still belongs to the channel-layer group."""
     if settings.REDIS_URL:  # the pub/sub layer keeps the groups this process subscribed to
-        layer = hub.layer._get_layer()
+        layer = bus.layer._get_layer()
         return layer._get_group_channel_name(group) in layer.groups
-    return group in hub.layer.groups
+    return group in bus.layer.groups
 
 
 async def test_a_watchers_first_count_includes_itself_once_the_count_is_written(playing_game, watcher):
