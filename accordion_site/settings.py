@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.races",
+    "realtime",
     "leaderboards",
     "frontend",
 ]
@@ -352,10 +353,6 @@ GAME_START_RATE = os.environ.get("GAME_START_RATE", "30/minute")
 # carrier's customers may share: 1,000 a process is a flood ceiling no crowd of watchers meets.
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
-# A process holding race-room sockets says it is alive this often; one silent for RACE_PROCESS_SILENT_S
-# (killed, its machine lost) has its sockets taken off their seats by another (games/races/relay.py).
-RACE_PROCESS_BEAT_S = float(os.environ.get("RACE_PROCESS_BEAT_S", "5"))
-RACE_PROCESS_SILENT_S = float(os.environ.get("RACE_PROCESS_SILENT_S", "20"))
 # /healthz gives up on the database or Redis after this many seconds and reports it down.
 HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
 

@@ -85,5 +85,5 @@ class RaceJoinApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         room_get(code=code)  # a room that does not exist makes no guest
         player = player_for_session(session=request.session)
-        joined = services.race_join(code=code, player=player, process=None, now=timezone.now())
+        joined = services.race_join(code=code, player=player, now=timezone.now())
         return _room_answer(joined.room)

@@ -26,7 +26,13 @@ ROOM = "room"
 
 
 def group_name(code: str) -> str:
+    """The bus group of a room's stream (and of its racers' presence)."""
     return f"race.{code}"
+
+
+def racer_who(player_id: int) -> str:
+    """How a racer's room socket counts in the room's presence (realtime/presence.py)."""
+    return f"player:{player_id}"
 
 
 def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, starts: bool) -> dict[str, Any]:
@@ -44,7 +50,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
     if "finished" in kinds and room.state == Room.State.FINISHED:
         frames.append(protocol.encode(protocol.standings(entries=view["standings"])))
     racing = room.state == Room.State.RACING
-    racers = room_racers(room=room) if racing else []
+    seats = room_racers(room=room)
+    racers = seats if racing else []
     humans = [racer for racer in racers if racer.player_id is not None and racer.game is not None]
     return {
         "code": room.code,
@@ -57,6 +64,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
             if starts
         },
         "games": [[racer.game_id, racer.pk, racer.player_id] for racer in humans],
+        # The racers whose presence the relays watch, and those the room shows as connected.
+        "racers": {str(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None},
         "ghosts": [[racer.pk, racer.ghost_id, racer.ghost.player_id] for racer in racers if racer.ghost is not None],
         "starts_at": _isoformat(room.starts_at),
         "ends_at": _isoformat(room.ends_at),

@@ -18,12 +18,13 @@ from accordion_site.errors import OUTAGES, ServiceError
 from accounts.models import Player
 from realtime.bus import Message, bus
 from realtime.consumer import LiveSocket
+from realtime.presence import presence
 
 from . import protocol, services
-from .broadcast import ROOM, room_message
+from .broadcast import ROOM, group_name, racer_who, room_message
 from .errors import NotStarted, RoomNotFound, SpoilerWithheld
 from .models import Room
-from .relay import PROCESS, rooms
+from .relay import rooms
 from .selectors import normalize_room_code, room_check_readable, room_get
 
 logger = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class RaceConsumer(LiveSocket):
         self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # as asked for, for the log
         self.code = normalize_room_code(self.requested) or ""
         self.player: Player | None = self.scope.get("player")
-        self.counted = False  # this socket counts as one of its racer's open sockets
+        self.present: str | None = None  # this socket's entry in the room's presence, while it has one
         self.entered = False
         self.refused = False  # the room is withheld from this socket's player: it hears nothing more
         self.hold()
@@ -45,10 +46,12 @@ class RaceConsumer(LiveSocket):
             # Enter the room before reading it, so that nothing stored in between is missed.
             relay = await (await rooms()).enter(self.code, self)
             self.entered = True
-            joined = await db_call(services.race_join)(
-                code=self.code, player=self.player, process=PROCESS, now=timezone.now()
-            )
-            self.counted = joined.seat is not None
+            if self.player is not None:
+                # Present before joining, so the join stores the racer as connected.
+                self.present = await (await presence()).enter(
+                    group_name(self.code), racer_who(self.player.pk), written=True
+                )
+            await db_call(services.race_join)(code=self.code, player=self.player, now=timezone.now())
             message = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
         except ServiceError as error:
             await self.refuse(error)
@@ -61,15 +64,20 @@ class RaceConsumer(LiveSocket):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "entered", False):
             await (await rooms()).exit(self.code, self)
-        if getattr(self, "counted", False) and self.player is not None:
-            try:
-                await db_call(services.race_disconnect)(
-                    code=self.code, player=self.player, process=PROCESS, now=timezone.now()
-                )
-            except OUTAGES as error:
-                # Else the racer would show as connected for good: the process's beat tries again.
-                logger.warning("race %s: socket closed in an outage, counted off later: %r", self.code, error)
-                (await rooms()).count_off_later(self.code, self.player)
+        entry = getattr(self, "present", None)
+        if entry is None:
+            return
+        self.present = None
+        process_presence = await presence()
+        process_presence.leave(entry)  # at once: a socket being torn down may not get another turn
+        try:
+            await process_presence.flushed()
+            await db_call(services.race_presence)(code=self.code, now=timezone.now())
+        except RoomNotFound:
+            pass  # refused, or deleted since: no seat to show
+        except OUTAGES as error:
+            # The relays of the room's other sockets store it once they can.
+            logger.warning("race %s: a socket left in an outage, stored later: %r", self.code, error)
 
     @property
     def described(self) -> str:
@@ -93,8 +101,6 @@ class RaceConsumer(LiveSocket):
         except OUTAGES as error:
             await self.answer_outage(message.n, error)
             return
-        if isinstance(message, protocol.LeaveMessage):
-            self.counted = False  # the seat is given up: this socket watches now
         if isinstance(message, protocol.SyncMessage):
             fresh = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
             await self._write_room(fresh, again=True)
@@ -122,7 +128,7 @@ class RaceConsumer(LiveSocket):
         elif isinstance(message, protocol.KickMessage):
             services.race_kick(code=code, player=player, target=message.player)
         elif isinstance(message, protocol.LeaveMessage):
-            services.race_leave(code=code, player=player, now=now, process=PROCESS if self.counted else None)
+            services.race_leave(code=code, player=player, now=now)
         elif isinstance(message, protocol.RematchMessage):
             services.race_rematch(code=code, player=player)
         elif isinstance(message, protocol.SettingsMessage):

@@ -11,11 +11,9 @@
   sockets in the room tries; the room's lock lets one act). A read or a
   join does the same, so a room whose processes all restarted still starts and ends.
 - Ghosts are replayed here: their stored events, at their original offsets from the start signal.
-- While it has room sockets, the process beats every RACE_PROCESS_BEAT_S (`ServerProcess.seen_at`)
-  and takes the sockets of processes silent for RACE_PROCESS_SILENT_S off their seats: a process
-  killed with its sockets open cannot count them off itself. A socket whose count-off failed (the
-  database away) is counted off at a later beat; a process taken for dead while alive (its beats could
-  not reach the database) closes its counted sockets with 3503, and they count again as they reopen.
+- Who is connected: a racer's room sockets are present in the room's group (realtime/presence.py).
+  When the racers present differ from those the room last showed as connected (a socket closed here or
+  elsewhere, or a dead process's sockets expired), the relay asks `services.race_presence` to store it.
 """
 
 from __future__ import annotations
@@ -24,39 +22,22 @@ import asyncio
 import contextlib
 import datetime
 import logging
-import os
-import secrets
-from socket import gethostname
-from typing import Any, Protocol
+from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
 from accordion_site.db import db_call
-from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
-from accounts.models import Player
 from games import events
 from games.models import Game
-from realtime.bus import Bus, Message, bus
-from realtime.edges import CLOSE_TRY_AGAIN
+from realtime.bus import Bus, Listener, Message, bus
+from realtime.presence import presence
 
 from . import protocol, services
-from .broadcast import ROOM, group_name
+from .broadcast import ROOM, group_name, racer_who
 from .models import Room
 from .selectors import GhostStep, ghost_timeline
 
 logger = logging.getLogger(__name__)
-
-# This process, as its room sockets' connections name it: unique per run, readable in the admin.
-PROCESS = f"{gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
-
-
-class RoomSocket(Protocol):
-    counted: bool  # one of its racer's open sockets (Racer.sockets)
-
-    async def close(self, code: int | None = None, reason: str | None = None) -> None:
-        """Close the socket with `code`."""
 
 
 def _when(text: str | None) -> datetime.datetime | None:
@@ -68,7 +49,8 @@ class RoomRelay:
         self.bus = bus
         self.code = code
         self.group = group_name(code)
-        self.sockets: set[RoomSocket] = set()
+        self.sockets = 0  # this process's sockets of the room
+        self.racers: dict[str, bool] = {}  # player id → shown as connected, as the newest room has it
         self.version = 0  # the newest room version this process has acted on
         self.followed: dict[int, tuple[int, int]] = {}  # game id → (racer id, player id)
         self.tasks: dict[str, tuple[datetime.datetime | None, asyncio.Task[None]]] = {}
@@ -86,6 +68,7 @@ class RoomRelay:
         room already racing brings the room here first (nothing else would tell a new relay)."""
         if message["version"] > self.version:
             self.version = message["version"]
+            self.racers = message["racers"]
             await self._track(message)
 
     async def _progress_from(self, message: Message) -> None:
@@ -195,37 +178,47 @@ def _ghost_steps(game_id: int) -> list[GhostStep]:
 
 
 class Rooms:
-    """The relays of this process (a service of its bus), and the presence of their counted sockets."""
+    """The relays of this process: a service of its bus."""
 
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.relays: dict[str, RoomRelay] = {}
-        self.presence: asyncio.Task[None] | None = None
-        self.count_off: list[tuple[str, Player]] = []  # sockets closed in an outage, to count off
         self.ready = asyncio.Lock()
 
     async def start(self) -> None:
-        self.presence = self.bus.loop.create_task(self._keep_presence())
+        (await presence()).watch(group_name(""), self._racers, self._presence_changed)
 
-    async def enter(self, code: str, socket: RoomSocket) -> RoomRelay:
-        """Bring `socket` (a listener of the bus) into the room: it and the room's relay hear the room."""
+    def _racers(self, group: str) -> list[str]:
+        relay = self.relays.get(group.removeprefix(group_name("")))
+        return [racer_who(int(player)) for player in relay.racers] if relay is not None else []
+
+    async def _presence_changed(self, group: str, counts: dict[str, int]) -> None:
+        relay = self.relays.get(group.removeprefix(group_name("")))
+        if relay is None:
+            return
+        shown = {racer_who(int(player)): connected for player, connected in relay.racers.items()}
+        if any(bool(counts.get(who, 0)) != connected for who, connected in shown.items()):
+            await db_call(services.race_presence)(code=relay.code, now=timezone.now())
+
+    async def enter(self, code: str, socket: Listener) -> RoomRelay:
+        """Bring `socket` into the room: it and the room's relay hear the room's group."""
         async with self.ready:
             relay = self.relays.get(code)
             if relay is None:
                 relay = RoomRelay(self.bus, code)
                 await self.bus.subscribe(relay.group, relay)
                 self.relays[code] = relay
-            await self.bus.subscribe(relay.group, socket)  # type: ignore[arg-type]
-            relay.sockets.add(socket)
+            await self.bus.subscribe(relay.group, socket)
+            relay.sockets += 1
             return relay
 
-    async def exit(self, code: str, socket: RoomSocket) -> None:
+    async def exit(self, code: str, socket: Listener) -> None:
         async with self.ready:
             relay = self.relays.get(code)
-            if relay is None or socket not in relay.sockets:
+            if relay is None:
                 return
-            relay.sockets.discard(socket)
-            await self.bus.unsubscribe(relay.group, socket)  # type: ignore[arg-type]
+            await self.bus.unsubscribe(relay.group, socket)
+            relay.sockets -= 1
             if relay.sockets:
                 return
             del self.relays[code]
@@ -233,47 +226,10 @@ class Rooms:
         await relay.close()
 
     async def stop(self) -> None:
-        """Stop every relay and the reader (for an event loop that is about to close)."""
+        """Stop every relay (for an event loop that is about to close)."""
         for relay in list(self.relays.values()):
             await relay.close()
         self.relays.clear()
-        if self.presence is not None:
-            self.presence.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.presence
-
-    def count_off_later(self, code: str, player: Player) -> None:
-        """A socket of `player` in room `code` closed, but could not be counted off its seat."""
-        self.count_off.append((code, player))
-
-    async def _keep_presence(self) -> None:
-        loop = asyncio.get_running_loop()
-        beat_s, silent_s = settings.RACE_PROCESS_BEAT_S, settings.RACE_PROCESS_SILENT_S
-        healthy_since: float | None = None
-        while True:
-            counted = [each for relay in self.relays.values() for each in relay.sockets if each.counted]
-            try:
-                known = await db_call(services.race_process_beat)(process=PROCESS, now=timezone.now())
-                if not known and counted:
-                    logger.warning("this process was taken for dead: %s room sockets reopen to count", len(counted))
-                    for each in counted:
-                        await each.close(code=CLOSE_TRY_AGAIN)
-                while self.count_off:
-                    code, player = self.count_off[0]
-                    now = timezone.now()
-                    await db_call(services.race_disconnect)(code=code, player=player, process=PROCESS, now=now)
-                    del self.count_off[0]
-                healthy_since = loop.time() if healthy_since is None else healthy_since
-                # Only after beating for as long as a silence must last: after an outage every process
-                # has had its turn to beat again, and none is taken for dead for the outage's silence.
-                if loop.time() - healthy_since >= silent_s:
-                    silent_for = datetime.timedelta(seconds=silent_s)
-                    await db_call(services.race_dead_processes_sweep)(now=timezone.now(), silent_for=silent_for)
-            except Exception:
-                raise_if_stopping()
-                healthy_since = None
-                log_background_failure(logger, "race rooms: this process's presence could not be kept")
-            await asyncio.sleep(beat_s)
 
 
 async def rooms() -> Rooms:

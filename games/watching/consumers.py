@@ -80,8 +80,9 @@ class WatchConsumer(ListenOnly):
             await self.refuse(error, close_code=CLOSE_NOT_FOUND if over else None)
             return
         self.is_owner = caught_up.owner
+        assert self.watching.crowd is not None
+        self.entry = await self.watching.crowd.enter(self.game_id)
         self.counted = True
-        self.watching.crowd.add(self.game_id)
         await self.caught_up(caught_up.version, caught_up.frames)
         await self.send(text_data=protocol.crowd(await self.watching.crowd.total(self.game_id)))
         if caught_up.badge is not None:
@@ -102,7 +103,7 @@ class WatchConsumer(ListenOnly):
         self.watching.leave(self.game_id, self)
         if self.counted:
             self.counted = False
-            self.watching.crowd.remove(self.game_id)
+            self.watching.crowd.leave(self.entry)  # type: ignore[union-attr]
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
         """What brings this watcher up to date: the events after version `since`, or else the whole game

@@ -9,11 +9,12 @@ import uuid
 
 from games import events
 from realtime.bus import Bus, bus
+from realtime.presence import presence
 
 from . import protocol
 from .audience import Audience, Watcher
 from .badge import Badge
-from .crowd import Crowd, crowd_store
+from .crowd import Crowd
 from .live import LiveBoard
 
 
@@ -21,9 +22,8 @@ class Watching:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.audiences: dict[int, Audience] = {}
-        process = uuid.uuid4().hex
-        self.crowd = Crowd(bus, crowd_store(process=process))
-        self.badge = Badge(process=process)
+        self.crowd: Crowd | None = None  # once started
+        self.badge = Badge(process=uuid.uuid4().hex)
         self.live = LiveBoard()
         # Joining and leaving an audience take turns, so that no watcher reads the game before its
         # audience follows the game's stream.
@@ -31,7 +31,7 @@ class Watching:
         self.closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        await self.crowd.start()
+        self.crowd = Crowd(self.bus, await presence())
         await self.badge.start()
 
     async def stop(self) -> None:
@@ -40,7 +40,6 @@ class Watching:
         await self.badge.stop()
         for audience in self.audiences.values():
             await audience.stop()
-        await self.crowd.stop()
 
     async def join(self, game_id: int, watcher: Watcher) -> None:
         """Add `watcher` to the game's audience, following the game's stream first if needed."""
@@ -87,6 +86,7 @@ async def watching() -> Watching:
 
 async def crowd_frame(game_id: int) -> str | None:
     """The `crowd` message for a socket that has just arrived on the game, when anyone is watching."""
-    runtime = await watching()
-    count = await runtime.crowd.total(game_id)
+    crowd = (await watching()).crowd
+    assert crowd is not None
+    count = await crowd.total(game_id)
     return protocol.crowd(count) if count else None

@@ -62,7 +62,7 @@ def race(host: Player, *others: Player, deal_code: str, opened: datetime.datetim
     """A race of `host` and `others` on a deal code, opened at `opened`, past its start signal."""
     room = races.room_create(host=host, deal_code=deal_code, now=opened)
     for other in others:
-        races.race_join(code=room.code, player=other, process=None, now=opened)
+        races.race_join(code=room.code, player=other, now=opened)
         races.race_ready(code=room.code, player=other, ready=True)
     races.race_start(code=room.code, player=host, now=opened + datetime.timedelta(seconds=3))
     races.race_advance(code=room.code, now=after_start(0, opened=opened))
@@ -232,7 +232,7 @@ def test_a_lobby_the_deleted_player_hosted_passes_to_the_next_racer_and_its_sock
     announced: list[tuple[str, str]] = []
     monkeypatch.setattr(race_broadcast, "publish", lambda message: announced.append((message.group, message.kind)))
     room = races.room_create(host=ada, now=NOON)
-    races.race_join(code=room.code, player=friend, process=None, now=NOON)
+    races.race_join(code=room.code, player=friend, now=NOON)
     players = Player.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
         delete_account(account)

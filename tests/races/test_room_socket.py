@@ -21,6 +21,7 @@ from games.models import Game
 from games.races import selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from realtime import presence
 from realtime import protocol as realtime_protocol
 from realtime.consumer import FLOOD_STRIKES
 from realtime.protocol import MessageRate
@@ -258,7 +259,7 @@ async def test_a_move_or_an_undo_sent_to_the_room_after_the_start_belongs_on_the
 async def test_a_full_room_lets_the_ninth_watch_and_refuses_a_ghost_as_room_full(live_room, host, friend):
     for index in range(MAX_RACERS - 1):
         seated = await Player.objects.acreate(nickname=f"Racer {index}")
-        await sync_to_async(services.race_join)(code=live_room.code, player=seated, process=None, now=timezone.now())
+        await sync_to_async(services.race_join)(code=live_room.code, player=seated, now=timezone.now())
     # Coming into a full room is no refusal, on the socket or through the API: the latecomer watches.
     ninth = await Player.objects.acreate(nickname="Ninth")
     ninth_socket = await room_socket(live_room.code, ninth)
@@ -371,45 +372,26 @@ async def test_a_ghost_races_live_at_its_own_pace(host, friend, quick_countdown,
     await close(socket)
 
 
-async def test_a_room_socket_closed_in_a_database_outage_is_counted_off_at_the_process_s_next_beat(
-    live_room, host, friend, settings, monkeypatch
+async def test_a_room_socket_closed_in_a_database_outage_is_stored_as_away_once_the_database_is_back(
+    live_room, host, friend, monkeypatch
 ):
-    settings.RACE_PROCESS_BEAT_S = 0.05
+    monkeypatch.setattr(presence, "REFRESH_S", 0.05)
     host_socket = await room_socket(live_room.code, host)
     friend_socket = await room_socket(live_room.code, friend)
     await room_until(host_socket, lambda room: racer(room, friend).get("connected") is True)
-    count_off = services.race_disconnect
+    store_presence = services.race_presence
 
     def outage_once(**kwargs: Any) -> services.RoomNews:
-        monkeypatch.setattr(services, "race_disconnect", count_off)  # the database is back for the next try
+        monkeypatch.setattr(services, "race_presence", store_presence)  # the database is back for the next try
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(services, "race_disconnect", outage_once)
+    monkeypatch.setattr(services, "race_presence", outage_once)
     await friend_socket.disconnect()
 
     # Without the retry the friend would show as connected for good, and hold up a start that waits for them.
     room = await room_until(host_socket, lambda room: racer(room, friend).get("connected") is False)
     assert room["state"] == "lobby"
     await close(host_socket)
-
-
-async def test_a_process_taken_for_dead_while_alive_closes_its_counted_sockets_so_that_they_count_again(
-    live_room, host, settings
-):
-    """Its beats could not reach the database for a while, and another process took its sockets off their
-    seats: they are closed with 3503 (try again), and count again as the clients reopen them."""
-    settings.RACE_PROCESS_BEAT_S = 0.05
-    host_socket = await room_socket(live_room.code, host)
-    await until(host_socket, "room")
-    later = timezone.now() + datetime.timedelta(hours=1)
-    await sync_to_async(services.race_dead_processes_sweep)(now=later, silent_for=datetime.timedelta(seconds=20))
-
-    while (output := await host_socket.receive_output(timeout=3))["type"] != "websocket.close":
-        pass
-    assert output["code"] == 3503
-    again = await room_socket(live_room.code, host)
-    assert racer(await until(again, "room"), host)["connected"] is True
-    await close(again)
 
 
 async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_refused_and_hear_none_of_it(
