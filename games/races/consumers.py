@@ -57,7 +57,9 @@ class RaceConsumer(LiveSocket):
             await self.refuse(error)
             return
         await self.send_content(protocol.welcome(player=self.player.pk if self.player else None))
-        await self._write_room(message, again=True)
+        # `?v=`: a client that has the room's version missed nothing, unless the room races (progress).
+        resumed = self.since == message["version"] and message["state"] != Room.State.RACING
+        await self._write_room(message, again=True, frames=not resumed)
         await self.release()
         await relay.catch_up(message)
 
@@ -144,9 +146,10 @@ class RaceConsumer(LiveSocket):
                 _("moves go to your game's own socket (the game's `ws`), not to the room"), code="wrong_socket"
             )
 
-    async def _write_room(self, message: dict[str, Any], *, again: bool) -> None:
+    async def _write_room(self, message: dict[str, Any], *, again: bool, frames: bool = True) -> None:
         """The message's frames, unless this socket has a newer room already (`again`: send it even if
-        it is not newer, as on connect or a sync); a racer's own `start` when the message has one. A
+        it is not newer, as on connect or a sync; `frames`: none, for a client that has this version);
+        a racer's own `start` when the message has one. A
         room withheld from this socket's player (a ghost of today's daily chosen since it opened) is
         refused instead, and the socket closed: it hears nothing of the room from then on."""
         if self.refused or (message["version"] <= self.version_sent and not again):
@@ -158,7 +161,7 @@ class RaceConsumer(LiveSocket):
             await self.refuse(error)
             return
         self.version_sent = max(self.version_sent, message["version"])
-        for frame in message["frames"]:
+        for frame in message["frames"] if frames else ():
             await self.send(text_data=frame)
         start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
         if start is not None:

@@ -431,3 +431,17 @@ async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_re
     for socket in (visitor, watcher):
         assert await socket.receive_nothing(timeout=0.5)
     await close(host_socket, visitor, watcher)
+
+
+async def test_a_room_socket_resuming_at_the_room_s_version_is_not_sent_the_room_again(live_room):
+    """A visitor watching the lobby reconnects: with the version it has, nothing is sent again."""
+    first = await room_socket(live_room.code, None)
+    room = await until(first, "room")
+    await close(first)
+
+    resumed = await room_socket(live_room.code, None, v=room["version"])
+    assert (await resumed.receive_json_from())["t"] == "welcome"
+    assert await resumed.receive_nothing(timeout=0.3)  # nothing changed since: nothing to send
+    behind = await room_socket(live_room.code, None, v=room["version"] - 1)
+    assert (await until(behind, "room"))["version"] >= room["version"]
+    await close(resumed, behind)
