@@ -73,16 +73,20 @@ class RedisStore:
         pipe.execute()
 
     def seen(self, group: str, whos: Collection[str]) -> dict[str, Seen]:
-        whos = list(whos)
+        return self.seen_many({group: whos})[group]
+
+    def seen_many(self, asked: Mapping[str, Collection[str]]) -> dict[str, dict[str, Seen]]:
+        """For each group, who of its `whos` is present, and when each was last (one round trip)."""
+        pairs = [(group, who) for group, whos in asked.items() for who in whos]
         pipe = self.client.pipeline(transaction=False)
-        for who in whos:
+        for group, who in pairs:
             pipe.zcount(self.key(group, who), f"({self.clock()}", "+inf")
             pipe.zrevrange(self.key(group, who), 0, 0, withscores=True)
-        answers = pipe.execute()
-        return {
-            who: Seen(present=count, last_seen=newest[0][1] if newest else None)
-            for who, count, newest in zip(whos, answers[::2], answers[1::2], strict=True)
-        }
+        answers = pipe.execute() if pairs else []
+        found: dict[str, dict[str, Seen]] = {group: {} for group in asked}
+        for (group, who), count, newest in zip(pairs, answers[::2], answers[1::2], strict=True):
+            found[group][who] = Seen(present=count, last_seen=newest[0][1] if newest else None)
+        return found
 
     def present(self, groups: Collection[str], who: str) -> dict[str, int]:
         groups = list(groups)
@@ -104,6 +108,9 @@ class LocalStore:
         with self.lock:
             for key, entries in scores.items():
                 self.entries.setdefault(key, {}).update(entries)
+
+    def seen_many(self, asked: Mapping[str, Collection[str]]) -> dict[str, dict[str, Seen]]:
+        return {group: self.seen(group, whos) for group, whos in asked.items()}
 
     def seen(self, group: str, whos: Collection[str]) -> dict[str, Seen]:
         now = self.clock()
@@ -138,25 +145,9 @@ def store() -> RedisStore | LocalStore:
         return found
 
 
-def seen(group: str, whos: Collection[str]) -> dict[str, Seen]:
-    """Who of `whos` is present in `group`, and when each was last (a read off the event loop)."""
-    return store().seen(group, whos)
-
-
-def present(groups: Collection[str], who: str) -> dict[str, int]:
-    """How many sockets count as `who` in each of `groups` (a read off the event loop)."""
-    return store().present(groups, who)
-
-
 # What a kind of group does when who is present in one of them changes: the group and the count of
 # each `who` its watch asked for.
 Handler = Callable[[str, dict[str, int]], Awaitable[None]]
-
-
-@dataclass(slots=True)
-class Watch:
-    whos: Callable[[str], Collection[str]]
-    handler: Handler
 
 
 class Presence:
@@ -166,9 +157,10 @@ class Presence:
         self.tokens = itertools.count()
         self.entries: dict[str, tuple[str, str]] = {}  # entry → (group, who), for the renewals
         self.pending: dict[tuple[str, str], dict[str, float]] = {}
+        self.changed: set[str] = set()  # groups a socket came to or left since the last write
         self.wake = asyncio.Event()
         self.written: asyncio.Future[None] = bus.loop.create_future()
-        self.watches: dict[str, Watch] = {}
+        self.watches: dict[str, tuple[Callable[[str], Collection[str]], Handler]] = {}
         self.told: dict[str, dict[str, int]] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -189,7 +181,7 @@ class Presence:
 
     def watch(self, prefix: str, whos: Callable[[str], Collection[str]], handler: Handler) -> None:
         """Hand the changes in the groups named `prefix…` that this process follows to `handler`."""
-        self.watches[prefix] = Watch(whos, handler)
+        self.watches[prefix] = (whos, handler)
 
     async def enter(self, group: str, who: str, *, written: bool = False) -> str:
         """Count a socket as `who` in `group` (its entry, to leave with); with `written`, once stored."""
@@ -212,6 +204,7 @@ class Presence:
 
     def _note(self, entry: str, key: tuple[str, str], expires: float) -> None:
         self.pending.setdefault(key, {})[entry] = expires
+        self.changed.add(key[0])
         self.wake.set()
 
     async def hear(self, message: Message) -> None:
@@ -223,6 +216,7 @@ class Presence:
             await self.wake.wait()
             self.wake.clear()
             pending, self.pending = self.pending, {}
+            changed, self.changed = self.changed, set()
             written, self.written = self.written, self.bus.loop.create_future()
             try:
                 await asyncio.to_thread(store().write, pending)
@@ -230,12 +224,13 @@ class Presence:
                 raise_if_stopping()
                 for key, entries in pending.items():  # written with the next try, newer news first
                     self.pending[key] = {**entries, **self.pending.get(key, {})}
+                self.changed |= changed
                 self.wake.set()
                 log_background_failure(logger, "presence could not be written; trying again")
             else:
-                groups = sorted({group for group, _ in pending})
-                self.bus.put(Message(PRESENCE_GROUP, "changed", data={"groups": groups}))
-                await self._reread([group for group in groups if self.bus.following(group)])
+                if changed:  # renewals alone change nobody's count
+                    self.bus.put(Message(PRESENCE_GROUP, "changed", data={"groups": sorted(changed)}))
+                    await self._reread([group for group in changed if self.bus.following(group)])
             finally:
                 written.set_result(None)
             await asyncio.sleep(FLUSH_S)
@@ -246,21 +241,32 @@ class Presence:
             expires = time.time() + TTL_S
             for entry, key in self.entries.items():
                 self.pending.setdefault(key, {}).setdefault(entry, expires)
-            self.wake.set()
+            if self.pending:
+                self.wake.set()
             # A process that died stops counting without telling anyone: look again.
             await self._reread(list(self.bus.listeners))
 
     async def _reread(self, groups: list[str]) -> None:
+        watched = {}
         for group in groups:
             watch = next((watch for prefix, watch in self.watches.items() if group.startswith(prefix)), None)
-            if watch is None:
+            if watch is not None:
+                watched[group] = (watch[0](group), watch[1])
+        if not watched:
+            return
+        try:
+            found = await asyncio.to_thread(store().seen_many, {group: whos for group, (whos, _) in watched.items()})
+        except Exception:
+            raise_if_stopping()
+            log_background_failure(logger, "presence could not be read")
+            return
+        for group, (_, handler) in watched.items():
+            counts = {who: each.present for who, each in found[group].items()}
+            if self.told.get(group, dict.fromkeys(counts, 0)) == counts:
                 continue
             try:
-                found = await asyncio.to_thread(store().seen, group, watch.whos(group))
-                counts = {who: each.present for who, each in found.items()}
-                if self.told.get(group, dict.fromkeys(counts, 0)) != counts:
-                    await watch.handler(group, counts)
-                    self.told[group] = counts  # only once handled: a failed one is tried at the next look
+                await handler(group, counts)
+                self.told[group] = counts  # only once handled: a failed one is tried at the next look
             except Exception:
                 raise_if_stopping()
                 log_background_failure(logger, "%s: a change of presence was not handled", group)

@@ -270,7 +270,7 @@ def _store_presence(room: Room, now: datetime.datetime) -> bool:
     seats = list(
         Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
     )
-    found = presence.seen(group_name(room.code), [racer_who(seat.player_id) for seat in seats])  # type: ignore[arg-type]
+    found = presence.store().seen(group_name(room.code), [racer_who(seat.player_id) for seat in seats])  # type: ignore[arg-type]
     changed = False
     for seat in seats:
         here = found[racer_who(seat.player_id)]  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from games import events
 from realtime.bus import Bus, Message
-from realtime.presence import Presence, present, seen
+from realtime.presence import Presence, store
 
 from . import protocol
 
@@ -33,7 +33,7 @@ class Crowd:
 
     async def total(self, game_id: int) -> int:
         """The game's count as the store has it now (for a socket that has just arrived)."""
-        found = await asyncio.to_thread(seen, events.group_name(game_id), [WATCHER])
+        found = await asyncio.to_thread(store().seen, events.group_name(game_id), [WATCHER])
         return found[WATCHER].present
 
     async def _changed(self, group: str, counts: dict[str, int]) -> None:
@@ -42,5 +42,5 @@ class Crowd:
 
 def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
     """Each game's watchers over every process (for reads outside the sockets: the live list)."""
-    counts = present([events.group_name(game) for game in game_ids], WATCHER)
+    counts = store().present([events.group_name(game) for game in game_ids], WATCHER)
     return {game: counts[events.group_name(game)] for game in game_ids}
