@@ -103,9 +103,11 @@ class RoomNews:
 def announce_on_commit(code: str, *kinds: str) -> RoomNews:
     """Announce the room's change once the current transaction commits (one announcement per room and
     transaction, carrying every kind of change it made); nothing if it rolls back."""
+    savepoints = set(connection.savepoint_ids)
     for entry in connection.run_on_commit:
         pending = entry[1]
-        if isinstance(pending, RoomNews) and pending.code == code:
+        # Registered at the same depth: a savepoint rolled back drops the announcement with its change.
+        if isinstance(pending, RoomNews) and pending.code == code and entry[0] == savepoints:
             pending.add(*kinds)
             return pending
     news = RoomNews(code=code, kinds=list(kinds))
