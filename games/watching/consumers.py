@@ -63,7 +63,7 @@ class WatchConsumer(ListenOnly):
         # Join the audience before reading the game, so that nothing committed in between is missed.
         await self.watching.join(self.game_id, self)
         # A watcher who leaves while being brought up to date is taken out by its disconnect, which
-        # follows: what is written to it meanwhile is dropped (SiteSocket).
+        # follows: what is written to it meanwhile is dropped (LiveSocket.send).
         try:
             await self._watch()
         except BaseException:
