@@ -3,28 +3,23 @@
 A service appends an event in the same transaction as the change to the game row and publishes it
 only once that transaction has committed (`transaction.on_commit`), so nothing can announce a change
 that was not stored. Publishing sends the encoded frame once to the game's channel-layer group; each
-process's hub (games/hub.py) writes those same bytes to its local sockets.
+process's bus (realtime/bus.py) writes those same bytes to its local sockets.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
-from accordion_site.channel_layers import group_send_many
-from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from realtime import bus
+from realtime.protocol import outgoing
 
 from . import store
 from .models import Game, GameEvent
@@ -36,12 +31,12 @@ logger = logging.getLogger(__name__)
 _DJANGO_JSON = DjangoJSONEncoder()
 
 Kind = GameEvent.Kind
-# The channel-layer message type the hub listens for.
-EVENT_MESSAGE = "game.event"
+# The bus message kind of a game's event.
+EVENT = "event"
 
 
 def group_name(game_id: int) -> str:
-    """The channel-layer group of a game's stream (one subscriber per process: its hub)."""
+    """The bus group of a game's stream."""
     return f"game.{game_id}"
 
 
@@ -54,12 +49,14 @@ def finish_result(game: Game) -> dict[str, Any] | None:
 
 @dataclass(frozen=True, slots=True)
 class GameEventOut:
-    """One event as it leaves the server; `frame` is its JSON text, encoded once for every listener."""
+    """One event as it leaves the server; `frame` is its JSON text, encoded once for every listener,
+    and `data` what listeners on the server act on (a race's progress) without decoding it."""
 
     game: int
     v: int
     kind: str
     frame: str
+    data: dict[str, Any]
 
     @classmethod
     def of(cls, event: GameEvent, *, result: dict[str, Any] | None) -> GameEventOut:
@@ -75,6 +72,7 @@ class GameEventOut:
         )
 
     @classmethod
+    @outgoing("event")
     def build(
         cls,
         *,
@@ -87,6 +85,7 @@ class GameEventOut:
         line: list[list[int]] | None = None,
         result: dict[str, Any] | None = None,
     ) -> GameEventOut:
+        """One change to a game, as every listener of its stream gets it (docs/api.md, "Games are streams")."""
         content = {
             "t": "event",
             "game": game,
@@ -101,7 +100,9 @@ class GameEventOut:
         # The time is written as DjangoJSONEncoder writes it; past it, only a result may hold a value that
         # plain JSON cannot write, so every other event is encoded by the json module's C encoder alone.
         encoder = DjangoJSONEncoder if result is not None else None
-        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=encoder))
+        data = {"kind": kind, "move": move, "line": line, "piles": piles, "at": content["at"],
+                "score": result["score"] if result else None}  # fmt: skip
+        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=encoder), data=data)
 
 
 def append(
@@ -190,7 +191,7 @@ def append_if_unchanged(change: PlainChange) -> GameEventOut | None:
 
 async def append_if_unchanged_from_loop(change: PlainChange) -> GameEventOut | None:
     """`append_if_unchanged` sent from the event loop on one of its own connections
-    (accordion_site/loop_db.py), the event published as soon as it returns (it has committed by then).
+    (realtime/loop_db.py), the event published as soon as it returns (it has committed by then).
     Raise LoopConnectionsBusy when the loop has no connection free."""
     if await store.save_change_from_loop(**change.statement()) is None:
         return None
@@ -212,86 +213,6 @@ def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None
     ]
 
 
-# --- publishing -------------------------------------------------------------------------------------
-
-_publisher_lock = threading.Lock()
-_publisher: _Publisher | None = None
-
-
-class _Publisher:
-    """Sends events to the channel layer from the event loop that serves this process's sockets, in
-    the order their transactions committed, without making the committing thread wait for Redis."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.queue: asyncio.Queue[GameEventOut] = asyncio.Queue()
-        self.task = loop.create_task(self._run())
-
-    def put(self, event: GameEventOut) -> None:
-        if _running_loop() is self.loop:
-            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_if_unchanged_from_loop)
-        else:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
-
-    async def _run(self) -> None:
-        layer = get_channel_layer()
-        while True:
-            raise_if_stopping()  # a cancel that a send swallowed whole
-            # Everything committed since the last send goes out together: one round trip to Redis,
-            # however many events queued meanwhile (accordion_site/channel_layers.py).
-            batch = [await self.queue.get()]
-            while not self.queue.empty():
-                batch.append(self.queue.get_nowait())
-            try:
-                await send_to_layer(layer, batch)
-            except Exception:
-                raise_if_stopping()
-                # The events are stored; clients that missed them catch up by version.
-                names = ", ".join(f"game {event.game} v{event.v}" for event in batch)
-                log_background_failure(logger, "events could not be published: %s", names)
-
-
-async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
-    await group_send_many(
-        layer,
-        [
-            (group_name(event.game), {"type": EVENT_MESSAGE, "game": event.game, "v": event.v, "frame": event.frame})
-            for event in batch
-        ],
-    )
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:  # a database thread
-        return None
-
-
-def start_publisher(loop: asyncio.AbstractEventLoop) -> None:
-    """Publish from `loop` from now on (called by the hub when the first socket arrives)."""
-    global _publisher
-    with _publisher_lock:
-        if _publisher is None or _publisher.loop is not loop or _publisher.loop.is_closed():
-            _publisher = _Publisher(loop)
-
-
-def stop_publisher() -> asyncio.Task[None] | None:
-    """Forget the publisher and hand back its task for the caller to cancel."""
-    global _publisher
-    with _publisher_lock:
-        publisher, _publisher = _publisher, None
-    return publisher.task if publisher is not None else None
-
-
 def publish(event: GameEventOut) -> None:
     """Send a committed event to the game's stream, once."""
-    publisher = _publisher
-    if publisher is not None and publisher.loop.is_running() and not publisher.loop.is_closed():
-        publisher.put(event)
-        return
-    # No socket loop in this process (a management command, a sync test): send it from here.
-    try:
-        async_to_sync(send_to_layer)(get_channel_layer(), [event])
-    except Exception:
-        log_background_failure(logger, "game %s: event v%s could not be published", event.game, event.v)
+    bus.publish(bus.Message(group_name(event.game), EVENT, event.v, event.frame, event.data))

@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 
 from accordion_site.db import db_call
 from accordion_site.languages import local_number
-from accordion_site.loop_db import LoopConnectionsBusy
 from accounts.models import Player
+from realtime.loop_db import LoopConnectionsBusy
 
 from . import assessment, engine, events, fair_play, selectors, store
 from .engine import risk, solver
@@ -437,7 +437,7 @@ async def _play_async(
     *, game_id: int, player: Player, move: Sequence[int] | None, now: datetime.datetime, known: KnownGame | None
 ) -> KnownGame:
     """A change on `known` is checked here and stored in its one statement on a connection of the event
-    loop's own (accordion_site/loop_db.py): no database thread, no hop. The database threads (`_play`)
+    loop's own (realtime/loop_db.py): no database thread, no hop. The database threads (`_play`)
     take the rest: no known game, a refusal (the stored game may be ahead of the known one), a win, a
     game changed meanwhile."""
     if known is not None and known.game_id == game_id:

@@ -25,7 +25,7 @@ from django.db.backends.postgresql.base import ServerBindingCursor  # type: igno
 from django.db.backends.utils import CursorWrapper
 from django.db.models import JSONField
 
-from accordion_site.loop_db import loop_connections
+from realtime.loop_db import loop_connections
 
 from .models import Deal, Game, GameEvent
 
@@ -77,7 +77,7 @@ def save_change(
 async def save_change_from_loop(
     *, game_id: int, player_id: int, version: int, changes: dict[str, Any], event: dict[str, Any]
 ) -> int | None:
-    """`save_change` sent from the event loop on one of its own connections (accordion_site/loop_db.py)
+    """`save_change` sent from the event loop on one of its own connections (realtime/loop_db.py)
     instead of a database thread: the same statement with the same values. PostgreSQL only
     (`changes_from_loop`). Raise LoopConnectionsBusy when all of the loop's connections are in use, and
     Django's OperationalError when the database cannot be reached."""

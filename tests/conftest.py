@@ -18,9 +18,8 @@ from django.utils import translation
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
 from games import engine
-from games.hub import running_hub
 from games.models import Deal, Game
-from games.races.relay import running_rooms
+from realtime.bus import running_bus
 
 # The data-migration tests' `schema_restored` fixture; production's collected static files and the
 # multi-process tests' `production_site`.
@@ -151,16 +150,13 @@ def other_client(other_player: Player) -> Client:
 
 @pytest.fixture
 async def socket_services_stopped() -> AsyncIterator[None]:
-    """After a socket test, stop what its sockets started on the test's event loop: the race relays
-    and the games hub (with its publisher). Each socket test runs on a loop of its own, and their
-    tasks must not outlive it."""
+    """After a socket test, stop what its sockets started on the test's event loop: the process's bus
+    (its services, reader and publisher). Each socket test runs on a loop of its own, and their tasks
+    must not outlive it."""
     yield
-    rooms = running_rooms()
-    if rooms is not None:
-        await rooms.stop()
-    hub = running_hub()
-    if hub is not None:
-        await hub.stop()
+    bus = running_bus()
+    if bus is not None:
+        await bus.stop()
 
 
 FinishedGame = Callable[..., Game]

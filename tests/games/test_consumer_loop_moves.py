@@ -1,5 +1,5 @@
 """A plain move or undo on the player's socket is stored from the event loop, on a connection of the
-loop's own (accordion_site/loop_db.py), with no database thread; when every such connection is busy the
+loop's own (realtime/loop_db.py), with no database thread; when every such connection is busy the
 database threads take it, and a connection that fails costs one "try again", never a move."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from accordion_site.loop_db import APPLICATION_NAME
 from games import engine, events, services
 from games.models import Game, GameEvent
+from realtime.loop_db import APPLICATION_NAME
 
 from .row_locks import row_locked
 from .sockets import game_socket
