@@ -75,6 +75,7 @@ lint: $(VENV)/.installed-dev node_modules/axe-core/axe.min.js
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	npx --no-install eslint frontend/
+	$(BIN)/lint-imports
 
 test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/axe-core/axe.min.js
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run

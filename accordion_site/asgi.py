@@ -2,9 +2,9 @@
 allowance before it, and those past it refused there: accounts/door.py), /ws/ sockets to Channels
 consumers behind origin (the site's own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the
 session's player resolved once per socket (scope["player"]), a cap on each player's open sockets, and
-outages answered with "try again" (accordion_site/sockets.py). With production settings it refuses to
+outages answered with "try again" (realtime/edges.py). With production settings it refuses to
 start until `collectstatic` has run for this code (accordion_site/storage.py): every page would answer
-500. Once built, the process's garbage collection is tuned for serving (accordion_site/collection.py)."""
+500. Once built, the process's garbage collection is tuned for serving (realtime/collection.py)."""
 
 import os
 
@@ -22,12 +22,12 @@ from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noq
 from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from realtime import daphne_limits  # noqa: E402
+from realtime.collection import tune_for_serving  # noqa: E402
+from realtime.edges import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 
-from . import daphne_limits  # noqa: E402
-from .collection import tune_for_serving  # noqa: E402
 from .control_characters import SocketControlCharactersRefused  # noqa: E402
 from .logs import SocketLogContext  # noqa: E402
-from .sockets import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 from .storage import require_collected_static_files  # noqa: E402
 
 require_collected_static_files()
@@ -56,5 +56,5 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Last: everything made so far lives as long as the process (accordion_site/collection.py).
+# Last: everything made so far lives as long as the process (realtime/collection.py).
 tune_for_serving()

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 
-from .sockets import ASGIApp, refuse
+from realtime.edges import ASGIApp, refuse
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class ControlCharactersRefused:
 
 class SocketControlCharactersRefused:
     """Sockets: a handshake with a control character in its path, query string or a header is refused with
-    4400, as the other refusals are (accordion_site/sockets.py)."""
+    4400, as the other refusals are (realtime/edges.py)."""
 
     def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.races",
+    "realtime",
     "leaderboards",
     "frontend",
 ]
@@ -117,7 +118,7 @@ TEMPLATES = [
     },
 ]
 
-# A server process's garbage collection (accordion_site/collection.py): the collector's three generation
+# A server process's garbage collection (realtime/collection.py): the collector's three generation
 # thresholds, as gc.set_threshold takes them (CPython's own are 700, 10, 10; a first one of 0 turns
 # automatic collection off).
 _gc_thresholds = env_list("GC_THRESHOLDS", ["50000", "20", "100"])
@@ -130,7 +131,7 @@ DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"s
 # concurrently, instead of on Channels' one shared thread.
 DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
 # A plain socket move is one statement sent from the event loop itself, on at most this many connections
-# per process kept for it (accordion_site/loop_db.py, PostgreSQL only); when all are busy, the database
+# per process kept for it (realtime/loop_db.py, PostgreSQL only); when all are busy, the database
 # threads take the move.
 DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "16"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -168,7 +169,7 @@ if REDIS_URL:
     # (channels_redis issue #422, docs/architecture.md); ours adds sending in batches.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
             "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": os.environ.get("CHANNELS_PREFIX", "accordion")},
         }
@@ -346,7 +347,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The largest request body the API reads; a finish carries at most 51 moves. Under Daphne a larger
-# declared or streamed body is refused before it is read (accordion_site/daphne_limits.py).
+# declared or streamed body is refused before it is read (realtime/daphne_limits.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # Every API request counts against one of two DRF rates (accordion_site/throttles.py), far above what a
 # person does, to stop scripts: per client address for visitors who have not played, per player for
@@ -363,10 +364,6 @@ GAME_START_RATE = os.environ.get("GAME_START_RATE", "30/minute")
 # carrier's customers may share: 1,000 a process is a flood ceiling no crowd of watchers meets.
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
-# A process holding race-room sockets says it is alive this often; one silent for RACE_PROCESS_SILENT_S
-# (killed, its machine lost) has its sockets taken off their seats by another (games/races/relay.py).
-RACE_PROCESS_BEAT_S = float(os.environ.get("RACE_PROCESS_BEAT_S", "5"))
-RACE_PROCESS_SILENT_S = float(os.environ.get("RACE_PROCESS_SILENT_S", "20"))
 # /healthz gives up on the database or Redis after this many seconds and reports it down.
 HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
 

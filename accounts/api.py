@@ -1,5 +1,4 @@
-"""REST endpoints for players: who am I, nicknames, sign-up, login, logout, password, deleting an account,
-profiles."""
+"""REST endpoints for players: who am I, nicknames, sign-up, login, logout, password, deleting an account."""
 
 from __future__ import annotations
 
@@ -24,10 +23,9 @@ from .serializers import (
     MeSerializer,
     NicknameInputSerializer,
     PasswordChangeInputSerializer,
-    ProfileSerializer,
     me_payload,
-    profile_payload,
 )
+from .signals import daily_done_asked
 from .throttles import AccountAddressThrottle, AccountPairThrottle, SignupAddressThrottle
 
 ATTEMPT_THROTTLES = [*APIView.throttle_classes, AccountAddressThrottle, AccountPairThrottle]
@@ -59,7 +57,8 @@ def _signed_in_player(request: Request) -> Player:
 
 def _me(player: Player) -> dict[str, Any]:
     today = timezone.now().date()
-    return me_payload(player, daily_done=selectors.player_daily_done(player=player, today=today))
+    daily_done = any(done for _, done in daily_done_asked.send(sender=Player, player=player, today=today))
+    return me_payload(player, daily_done=daily_done)
 
 
 class MeApi(APIView):
@@ -160,17 +159,3 @@ class AccountDeleteApi(APIView):
         player = _signed_in_player(request)
         services.account_delete(request=request._request, player=player, password=data["password"], now=timezone.now())
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class PlayerProfileApi(APIView):
-    @extend_schema(
-        operation_id="players_profile",
-        responses={200: ProfileSerializer, 404: ErrorSerializer},
-        description="A player's statistics from their verified games, daily calendar, score chart and recent games.",
-    )
-    def get(self, request: Request, nickname: str) -> Response:
-        player = selectors.player_by_nickname(nickname=nickname)
-        if player is None:
-            raise PlayerNotFound(_("there is no player %(nickname)r") % {"nickname": nickname})
-        today = timezone.now().date()
-        return Response(profile_payload(selectors.player_profile(player=player, today=today), today=today))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from accordion_site.languages import persian_digits
-from games.transfers import games_erase, games_transfer
 
 from .errors import (
     AlreadySignedUp,
@@ -34,6 +33,7 @@ from .models import Player
 from .nicknames import NicknameRuleError, nickname_clean, nickname_is_reserved
 from .passwords import password_hash, password_verify
 from .selectors import SESSION_PLAYER_KEY, player_by_nickname, player_from_session, player_is_referenced
+from .signals import account_erasing, guest_merging
 from .signouts import signout_publish
 
 logger = logging.getLogger(__name__)
@@ -177,7 +177,8 @@ def _account_create(*, request: HttpRequest, nickname: str, encoded: str) -> Pla
 
 def account_login(*, request: HttpRequest, nickname: str, password: str) -> Player:
     """Log the session in to the account with this nickname. The guest the session played as until now
-    hands its games over to the account (see games.transfers for two attempts at one daily deal).
+    hands its games over to the account (`guest_merging`: games/transfers.py decides between two attempts at
+    one daily deal).
 
     The stored hash is read, the connection handed back, the password checked on the hashing threads
     (accounts/passwords.py), and only then is a connection taken again to write."""
@@ -205,7 +206,7 @@ def _account_log_in(*, request: HttpRequest, account: Player, checked: str, reha
         user.save(update_fields=["password"])
     guest = player_from_session(request.session)
     if guest is not None and not guest.is_account and guest.pk != account.pk:
-        moved = games_transfer(source=guest, target=account)
+        moved = sum(cast(int, count) for _, count in guest_merging.send(sender=Player, guest=guest, account=account))
         # Rows the transfer does not move (say, seats in past races) keep naming the guest, so it stays.
         if not player_is_referenced(player=guest):
             guest.delete()
@@ -238,7 +239,7 @@ def account_delete(*, request: HttpRequest, player: Player, password: str, now: 
     the daily boards (their counts, ranks and records recounted) and its all-time record goes. What other
     players' races still show — the seats of races run with others and the games those seats show — is
     handed to a stand-in, "Deleted-4821", that no session or login can ever be, so their standings and
-    replays stay (games.transfers.games_erase). A guest has no account to delete: refused."""
+    replays stay (`account_erasing`: games/transfers.py). A guest has no account to delete: refused."""
     user = player.user
     if user is None:
         raise NotSignedIn(_("a guest has no account to delete: sign up first"))
@@ -249,7 +250,8 @@ def account_delete(*, request: HttpRequest, player: Player, password: str, now: 
 def _account_erase(*, request: HttpRequest, player: Player, checked: str, now: datetime.datetime) -> None:
     user = _lock_unchanged(user=player.user, checked=checked)
     stand_in = _numbered_player_create(str(DELETED_WORD), watchable=False)
-    erased = games_erase(player=player, stand_in=stand_in, now=now)
+    erasing = account_erasing.send(sender=Player, player=player, stand_in=stand_in, now=now)
+    erased = sum(cast(int, count) for _, count in erasing)
     if not player_is_referenced(player=stand_in):
         stand_in.delete()
     player_id = player.pk

@@ -4,7 +4,7 @@ account deleted. A socket is the account's for as long as it is open, so without
 on another device kept playing for the account after its owner changed the password.
 
 The service that signs sessions out publishes the account's id to every process (a channel-layer group
-each process's hub hears); each process looks again at the sessions of that account's sockets it holds
+each process's bus hears); each process looks again at the sessions of that account's sockets it holds
 and closes those no longer logged in, with `{"t": "refused", "code": "signed_out"}` and close code 4401.
 A socket opened with a session a password change has signed out is refused the same way.
 """
@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.db import transaction
@@ -28,15 +26,14 @@ from django.utils.translation import gettext_lazy
 
 from accordion_site.db import db_call
 from accordion_site.languages import socket_language
-from accordion_site.sockets import ASGIApp, deliver_to_one_of_many, refuse
-from games.hub import hub
+from realtime.bus import Message, bus, deliver_to_one_of_many, publish
+from realtime.edges import ASGIApp, refuse
 
 from .selectors import player_from_session
 
 logger = logging.getLogger(__name__)
 
 GROUP = "accounts.signouts"
-MESSAGE = "accounts.signout"
 CLOSE_SIGNED_OUT = 4401
 SIGNED_OUT = gettext_lazy("this session is signed out of the account (a password change or a logout): log in again")
 
@@ -58,11 +55,7 @@ def signout_publish(*, player_id: int, kept_session: str | None = None) -> None:
     were opened with; it stays logged in under a new key (Django cycles the key on a password change),
     which its open sockets do not know."""
 
-    def publish() -> None:
-        message = {"type": MESSAGE, "player": player_id, "kept": kept_session}
-        async_to_sync(get_channel_layer().group_send)(GROUP, message)
-
-    transaction.on_commit(publish)
+    transaction.on_commit(lambda: publish(Message(GROUP, "signout", data={"player": player_id, "kept": kept_session})))
 
 
 def _still_logged_in(session_key: str, player_id: int) -> bool:
@@ -70,10 +63,20 @@ def _still_logged_in(session_key: str, player_id: int) -> bool:
     return player is not None and player.pk == player_id
 
 
-async def _close_signed_out(message: dict[str, Any]) -> None:
-    player_id = message["player"]
+class SignOuts:
+    """Hears the sign-outs on the bus, for this process's sockets of accounts."""
+
+    async def hear(self, message: Message) -> None:
+        assert message.data is not None
+        await _close_signed_out(message.data["player"], message.data["kept"])
+
+
+_signouts = SignOuts()
+
+
+async def _close_signed_out(player_id: int, kept: str | None) -> None:
     for socket in tuple(_open.get(player_id, ())):
-        if socket.session_key == message["kept"] or await db_call(_still_logged_in)(socket.session_key, player_id):
+        if socket.session_key == kept or await db_call(_still_logged_in)(socket.session_key, player_id):
             continue
         _open.get(player_id, set()).discard(socket)
         logger.info("socket of player %s closed: its session is signed out", player_id)
@@ -104,9 +107,7 @@ class SignedOutSocketsClosed:
             return None
         if player is None or not player.is_account or session is None or session.session_key is None:
             return await self.inner(scope, receive, send)
-        process_hub = hub()
-        if MESSAGE not in process_hub.handlers:  # once a process (twice at worst, which does no harm)
-            await process_hub.listen(MESSAGE, _close_signed_out, group=GROUP)
+        await bus().subscribe(GROUP, _signouts)
         socket = AccountSocket(session_key=session.session_key, language=socket_language(scope), send=send)
         _open.setdefault(player.pk, set()).add(socket)
         try:

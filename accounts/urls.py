@@ -9,5 +9,4 @@ urlpatterns = [
     path("accounts/logout", api.LogoutApi.as_view(), name="api-accounts-logout"),
     path("accounts/password", api.PasswordApi.as_view(), name="api-accounts-password"),
     path("accounts/delete", api.AccountDeleteApi.as_view(), name="api-accounts-delete"),
-    path("players/<str:nickname>", api.PlayerProfileApi.as_view(), name="api-players-profile"),
 ]

@@ -10,7 +10,7 @@ who finished --games games over the last years (a ranked daily every day, the re
 - GET /api/players/<nickname> through Django's test client: URL routing, middleware, the view, every
   query, the serializer and the JSON rendering, with production settings (DEBUG off) — everything but
   the network and Daphne;
-- the selector and serializer alone (accounts.selectors.player_profile + profile_payload).
+- the selector and serializer alone (games.profiles.player_profile + profile_payload).
 
 Prints the median and 95th percentile of each, and the queries one profile runs. Target: under 50 ms.
 """
@@ -146,8 +146,9 @@ def main() -> None:
         from django.test.utils import CaptureQueriesContext
         from django.utils import timezone
 
-        from accounts.selectors import player_by_nickname, player_profile
-        from accounts.serializers import profile_payload
+        from accounts.selectors import player_by_nickname
+        from games.profiles import player_profile
+        from games.serializers import profile_payload
 
         try:
             call_command("migrate", verbosity=0)

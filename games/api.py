@@ -1,4 +1,5 @@
-"""REST endpoints for games: parse, call one service or selector, answer through an output serializer."""
+"""REST endpoints for games and players' profiles: parse, call one service or selector, answer through an output
+serializer."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
+from accounts.errors import PlayerNotFound
 from accounts.models import Player
-from accounts.selectors import player_from_session
+from accounts.selectors import player_by_nickname, player_from_session
 from accounts.services import player_for_session
 
 from . import selectors, services
 from .errors import GameNotFound, NotYourGame
 from .models import Game
+from .profiles import player_profile
 from .serializers import (
     AnalysisSerializer,
     EventResultSerializer,
@@ -31,8 +34,10 @@ from .serializers import (
     GameStartInputSerializer,
     HintInputSerializer,
     HintSerializer,
+    ProfileSerializer,
     WinnableSerializer,
     game_payload,
+    profile_payload,
 )
 from .throttles import (
     FinishRateThrottle,
@@ -226,3 +231,17 @@ def _own_player(request: Request) -> Player:
     if player is None:
         raise NotYourGame(_("you have no games yet: start one first"))
     return player
+
+
+class PlayerProfileApi(APIView):
+    @extend_schema(
+        operation_id="players_profile",
+        responses={200: ProfileSerializer, 404: ErrorSerializer},
+        description="A player's statistics from their verified games, daily calendar, score chart and recent games.",
+    )
+    def get(self, request: Request, nickname: str) -> Response:
+        player = player_by_nickname(nickname=nickname)
+        if player is None:
+            raise PlayerNotFound(_("there is no player %(nickname)r") % {"nickname": nickname})
+        today = timezone.now().date()
+        return Response(profile_payload(player_profile(player=player, today=today), today=today))

@@ -3,28 +3,23 @@
 A service appends an event in the same transaction as the change to the game row and publishes it
 only once that transaction has committed (`transaction.on_commit`), so nothing can announce a change
 that was not stored. Publishing sends the encoded frame once to the game's channel-layer group; each
-process's hub (games/hub.py) writes those same bytes to its local sockets.
+process's bus (realtime/bus.py) writes those same bytes to its local sockets.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
-from accordion_site.channel_layers import group_send_many
-from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from realtime import bus
+from realtime.protocol import outgoing
 
 from . import store
 from .models import Game, GameEvent
@@ -36,12 +31,12 @@ logger = logging.getLogger(__name__)
 _DJANGO_JSON = DjangoJSONEncoder()
 
 Kind = GameEvent.Kind
-# The channel-layer message type the hub listens for.
-EVENT_MESSAGE = "game.event"
+# The bus message kind of a game's event.
+EVENT = "event"
 
 
 def group_name(game_id: int) -> str:
-    """The channel-layer group of a game's stream (one subscriber per process: its hub)."""
+    """The bus group of a game's stream."""
     return f"game.{game_id}"
 
 
@@ -54,12 +49,14 @@ def finish_result(game: Game) -> dict[str, Any] | None:
 
 @dataclass(frozen=True, slots=True)
 class GameEventOut:
-    """One event as it leaves the server; `frame` is its JSON text, encoded once for every listener."""
+    """One event as it leaves the server; `frame` is its JSON text, encoded once for every listener,
+    and `data` what listeners on the server act on (a race's progress) without decoding it."""
 
     game: int
     v: int
     kind: str
     frame: str
+    data: dict[str, Any]
 
     @classmethod
     def of(cls, event: GameEvent, *, result: dict[str, Any] | None) -> GameEventOut:
@@ -75,6 +72,7 @@ class GameEventOut:
         )
 
     @classmethod
+    @outgoing("event")
     def build(
         cls,
         *,
@@ -87,6 +85,7 @@ class GameEventOut:
         line: list[list[int]] | None = None,
         result: dict[str, Any] | None = None,
     ) -> GameEventOut:
+        """One change to a game, as every listener of its stream gets it (docs/api.md, "Games are streams")."""
         content = {
             "t": "event",
             "game": game,
@@ -101,7 +100,9 @@ class GameEventOut:
         # The time is written as DjangoJSONEncoder writes it; past it, only a result may hold a value that
         # plain JSON cannot write, so every other event is encoded by the json module's C encoder alone.
         encoder = DjangoJSONEncoder if result is not None else None
-        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=encoder))
+        data = {"kind": kind, "move": move, "line": line, "piles": piles, "at": content["at"],
+                "score": result["score"] if result else None}  # fmt: skip
+        return cls(game=game, v=v, kind=kind, frame=json.dumps(content, cls=encoder), data=data)
 
 
 def append(
@@ -113,69 +114,12 @@ def append(
     move: Sequence[int] | None = None,
     line: Sequence[Sequence[int]] | None = None,
 ) -> GameEventOut:
-    """Record a change already made to `game` (locked by the caller's transaction): save the `changed`
-    columns with the next version and store the event. It is published when the transaction commits."""
-    event = _next_event(game, kind=kind, at=at, move=move, line=line)
-    store.save_change(game, fields=[*changed, "version"], event=event)
-    return _appended(game, event)
-
-
-def append_move_if_unchanged(
-    game: Game, *, known_version: int, at: datetime.datetime, move: Sequence[int], changed: Sequence[str]
-) -> GameEventOut | None:
-    """Record a plain move already made to `game`, which the caller has not locked: stored only if the
-    game is still at `known_version`, still in play and still the same player's, in one statement that
-    is its own transaction (PostgreSQL). Return the event, or None when the game changed meanwhile.
-
-    A plain move is not heard by `game_event_appended`: there is no transaction for a receiver's writes
-    to join, and none acts on one (the boards and races act on finishes, which always lock)."""
-    event = _next_event(game, kind=Kind.MOVE, at=at, move=move, line=None)
-    fields = [*changed, "version"]
-    if not store.save_change_if_unchanged(
-        game, version=known_version, status=Game.Status.PLAYING, fields=fields, event=event
-    ):
-        return None
-    out = GameEventOut.of(event, result=None)
-    transaction.on_commit(lambda: publish(out))
-    return out
-
-
-async def append_change_from_loop(
-    known: Game, *, kind: str, line: list[list[int]], piles: int, move: Sequence[int], at: datetime.datetime
-) -> GameEventOut | None:
-    """Store a plain move or undo (`kind`, with the `move` played or taken back) on the game as `known`,
-    which now has `line` and `piles` (the caller checked the change), from the event loop: one
-    conditional statement, as `append_move_if_unchanged`, sent on one of the loop's own connections
-    (accordion_site/loop_db.py), and the event published as soon as it returns (it has committed by
-    then). Return the event, or None when the game changed meanwhile; raise LoopConnectionsBusy when
-    the loop has no connection free. `known` is left as it was."""
-    v = known.version + 1
-    event_id = await store.save_change_if_unchanged_from_loop(
-        game_id=known.pk,
-        player_id=known.player_id,
-        version=known.version,
-        status=Game.Status.PLAYING,
-        changes={"moves": line, "piles": piles, "version": v},
-        event={"game_id": known.pk, "v": v, "kind": kind, "move": list(move), "line": None, "piles": piles, "at": at},
-    )
-    if event_id is None:
-        return None
-    out = GameEventOut.build(game=known.pk, v=v, kind=kind, move=list(move), piles=piles, at=at)
-    publish(out)
-    return out
-
-
-def _next_event(
-    game: Game,
-    *,
-    kind: str,
-    at: datetime.datetime,
-    move: Sequence[int] | None,
-    line: Sequence[Sequence[int]] | None,
-) -> GameEvent:
-    """The event of a change made to `game`, at the game's next version (set on the game)."""
+    """Record a change already made to `game` under its lock (the caller's transaction): save the
+    `changed` columns with the next version and store the event. Receivers of `game_event_appended`
+    hear it in the transaction; it is published when the transaction commits."""
+    version = game.version
     game.version += 1
-    return GameEvent(
+    event = GameEvent(
         game=game,
         v=game.version,
         kind=kind,
@@ -184,14 +128,75 @@ def _next_event(
         piles=game.piles,
         at=at,
     )
-
-
-def _appended(game: Game, event: GameEvent) -> GameEventOut:
-    out = GameEventOut.of(event, result=finish_result(game) if event.kind == Kind.FINISH else None)
+    changes = {name: getattr(game, name) for name in changed} | {"version": game.version}
+    row = {name: getattr(event, name) for name in _EVENT_ROW}
+    event.pk = store.save_change(game_id=game.pk, player_id=game.player_id, version=version, changes=changes, event=row)
+    assert event.pk is not None, "the game's lock keeps it at its version"
+    out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
     # Inside the change's transaction, so a receiver's writes (a leaderboard row, say) commit or roll
     # back with the change.
     game_event_appended.send(sender=Game, game=game, event=event)
     transaction.on_commit(lambda: publish(out))
+    return out
+
+
+# The event row's values, by attribute name (the id is the database's).
+_EVENT_ROW = ("game_id", "v", "kind", "move", "line", "piles", "at")
+
+
+@dataclass(frozen=True, slots=True)
+class PlainChange:
+    """A move or undo checked on a game in play as known at `version`, without its lock: `move` is the
+    move played or taken back, `line` and `piles` the game's after it."""
+
+    game_id: int
+    player_id: int
+    version: int
+    kind: str
+    move: list[int]
+    line: list[list[int]]
+    piles: int
+    at: datetime.datetime
+
+    def statement(self) -> dict[str, Any]:
+        """`store.save_change`'s arguments for this change."""
+        v = self.version + 1
+        return {
+            "game_id": self.game_id,
+            "player_id": self.player_id,
+            "version": self.version,
+            "changes": {"moves": self.line, "piles": self.piles, "version": v},
+            "event": {"game_id": self.game_id, "v": v, "kind": self.kind, "move": self.move, "line": None}
+            | {"piles": self.piles, "at": self.at},
+        }
+
+    def out(self) -> GameEventOut:
+        v = self.version + 1
+        return GameEventOut.build(game=self.game_id, v=v, kind=self.kind, move=self.move, piles=self.piles, at=self.at)
+
+
+# A plain change is stored only if the game is still as known, in one statement that is its own
+# transaction (games/store.py), and is not heard by `game_event_appended`: there is no transaction for a
+# receiver's writes to join, and none acts on one (the boards and races act on finishes, which lock).
+
+
+def append_if_unchanged(change: PlainChange) -> GameEventOut | None:
+    """Store `change` from a database thread; return its event, or None when the game changed meanwhile."""
+    if store.save_change(**change.statement()) is None:
+        return None
+    out = change.out()
+    transaction.on_commit(lambda: publish(out))
+    return out
+
+
+async def append_if_unchanged_from_loop(change: PlainChange) -> GameEventOut | None:
+    """`append_if_unchanged` sent from the event loop on one of its own connections
+    (realtime/loop_db.py), the event published as soon as it returns (it has committed by then).
+    Raise LoopConnectionsBusy when the loop has no connection free."""
+    if await store.save_change_from_loop(**change.statement()) is None:
+        return None
+    out = change.out()
+    publish(out)
     return out
 
 
@@ -208,86 +213,6 @@ def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None
     ]
 
 
-# --- publishing -------------------------------------------------------------------------------------
-
-_publisher_lock = threading.Lock()
-_publisher: _Publisher | None = None
-
-
-class _Publisher:
-    """Sends events to the channel layer from the event loop that serves this process's sockets, in
-    the order their transactions committed, without making the committing thread wait for Redis."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.queue: asyncio.Queue[GameEventOut] = asyncio.Queue()
-        self.task = loop.create_task(self._run())
-
-    def put(self, event: GameEventOut) -> None:
-        if _running_loop() is self.loop:
-            self.queue.put_nowait(event)  # a statement sent from the loop itself (append_change_from_loop)
-        else:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, event)
-
-    async def _run(self) -> None:
-        layer = get_channel_layer()
-        while True:
-            raise_if_stopping()  # a cancel that a send swallowed whole
-            # Everything committed since the last send goes out together: one round trip to Redis,
-            # however many events queued meanwhile (accordion_site/channel_layers.py).
-            batch = [await self.queue.get()]
-            while not self.queue.empty():
-                batch.append(self.queue.get_nowait())
-            try:
-                await send_to_layer(layer, batch)
-            except Exception:
-                raise_if_stopping()
-                # The events are stored; clients that missed them catch up by version.
-                names = ", ".join(f"game {event.game} v{event.v}" for event in batch)
-                log_background_failure(logger, "events could not be published: %s", names)
-
-
-async def send_to_layer(layer: Any, batch: Sequence[GameEventOut]) -> None:
-    await group_send_many(
-        layer,
-        [
-            (group_name(event.game), {"type": EVENT_MESSAGE, "game": event.game, "v": event.v, "frame": event.frame})
-            for event in batch
-        ],
-    )
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:  # a database thread
-        return None
-
-
-def start_publisher(loop: asyncio.AbstractEventLoop) -> None:
-    """Publish from `loop` from now on (called by the hub when the first socket arrives)."""
-    global _publisher
-    with _publisher_lock:
-        if _publisher is None or _publisher.loop is not loop or _publisher.loop.is_closed():
-            _publisher = _Publisher(loop)
-
-
-def stop_publisher() -> asyncio.Task[None] | None:
-    """Forget the publisher and hand back its task for the caller to cancel."""
-    global _publisher
-    with _publisher_lock:
-        publisher, _publisher = _publisher, None
-    return publisher.task if publisher is not None else None
-
-
 def publish(event: GameEventOut) -> None:
     """Send a committed event to the game's stream, once."""
-    publisher = _publisher
-    if publisher is not None and publisher.loop.is_running() and not publisher.loop.is_closed():
-        publisher.put(event)
-        return
-    # No socket loop in this process (a management command, a sync test): send it from here.
-    try:
-        async_to_sync(send_to_layer)(get_channel_layer(), [event])
-    except Exception:
-        log_background_failure(logger, "game %s: event v%s could not be published", event.game, event.v)
+    bus.publish(bus.Message(group_name(event.game), EVENT, event.v, event.frame, event.data))

@@ -124,7 +124,7 @@ class Game(models.Model):
                 name="game_unassessed_idx",
             ),
             models.Index(fields=["player", "deal", "status"], name="game_player_deal_idx"),
-            # A profile's newest finished games (accounts.selectors.player_profile), read without sorting all.
+            # A profile's newest finished games (games.profiles.player_profile), read without sorting all.
             models.Index(fields=["player", "status", "-finished_at", "-id"], name="game_player_finished_idx"),
         ]
 

@@ -323,3 +323,9 @@ def review_timeline(*, game: Game) -> list[TimelineRow]:
 def _card_move(position: engine.Position, move: engine.Move) -> str:
     source, target = move
     return f"{position.tops[source]} onto {position.tops[target]} ({source}→{target})"
+
+
+def player_daily_done(*, player: Player, today: datetime.date) -> bool:
+    """Whether the player has finished their attempt at today's daily deal (the first daily game of a
+    date is the attempt, and a later one can only start once it is finished)."""
+    return Game.objects.filter(player=player, deal__daily_date=today, status=Game.Status.FINISHED).exists()

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import datetime
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -17,8 +16,8 @@ from django.utils.translation import gettext
 
 from accordion_site.db import db_call
 from accordion_site.languages import local_number
-from accordion_site.loop_db import LoopConnectionsBusy
 from accounts.models import Player
+from realtime.loop_db import LoopConnectionsBusy
 
 from . import assessment, engine, events, fair_play, selectors, store
 from .engine import risk, solver
@@ -44,8 +43,7 @@ from .solver_pool import solver_run
 
 logger = logging.getLogger(__name__)
 
-# The game columns each kind of change writes (besides the version, which every event bumps).
-_MOVE_FIELDS = ["moves", "piles"]
+# The game columns a finish writes (besides the version, which every event bumps).
 _FINISH_FIELDS = ["moves", "piles", "status", "finished_at", "seconds", "score", "risk", "risk_reasons", "review"]
 
 
@@ -193,7 +191,7 @@ def _address_slots_taken(*, deal: Deal, key: str) -> bool:
 
 
 def _lock_own_game(*, game_id: int, player: Player) -> Game:
-    game = store.lock_game(game_id)
+    game = store.read_game(game_id, lock=True)
     if game is None:
         raise GameNotFound(gettext("there is no game %(game)s") % {"game": game_id})
     if game.player_id != player.pk:
@@ -203,14 +201,21 @@ def _lock_own_game(*, game_id: int, player: Player) -> Game:
 
 def _lock_own_playing_game(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     game = _lock_own_game(game_id=game_id, player=player)
-    if game.status != Game.Status.PLAYING:
-        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": game_id})
-    if now < game.started_at:
+    _refuse_unless_in_play(KnownGame.of(game), player=player, now=now)
+    return game
+
+
+def _refuse_unless_in_play(known: KnownGame, *, player: Player, now: datetime.datetime) -> None:
+    """Refuse a change to a game that is another player's, finished, or not started yet."""
+    if known.player_id != player.pk:
+        raise NotYourGame(gettext("game %(game)s belongs to another player") % {"game": known.game_id})
+    if known.status != Game.Status.PLAYING:
+        raise GameFinished(gettext("game %(game)s is finished and cannot change") % {"game": known.game_id})
+    if now < known.started_at:
         raise GameNotStarted(
             gettext("game %(game)s has not started yet: its clock starts at %(time)s UTC")
-            % {"game": game_id, "time": f"{game.started_at:%H:%M:%S}"}
+            % {"game": known.game_id, "time": f"{known.started_at:%H:%M:%S}"}
         )
-    return game
 
 
 def _day_over(game: Game) -> AttemptDayOver:
@@ -239,6 +244,7 @@ def _closed_if_day_over(game: Game, *, now: datetime.datetime) -> bool:
 def game_close_if_day_over(*, game_id: int, now: datetime.datetime) -> bool:
     """Close the game if it is a ranked attempt still in play whose day is over; return whether it was.
     Run on access (reading the game) and for every such attempt by `manage.py close_daily_attempts`."""
+    # Locked: the close writes the attempt's result, and the boards' rows join its transaction.
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id).first()
         return game is not None and _closed_if_day_over(game, now=now)
@@ -251,17 +257,17 @@ def _replay(game: Game, moves: Sequence[object]) -> engine.Position:
         raise _illegal_move(error) from error
 
 
-def _illegal_move(error: engine.IllegalMove) -> IllegalMoveError:
+def _illegal_move(error: engine.IllegalMove, *, index: int | None = None) -> IllegalMoveError:
     """The engine's refusal in the request's language (the engine's own words are English), its
-    counts in the language's digits."""
+    counts in the language's digits. `index`: the move's place in the line, where the engine did not
+    say (one step from a known position)."""
     details = {name: local_number(value) if type(value) is int else value for name, value in error.details.items()}
     words = {"move": describe(error.move), "reason": gettext(error.template) % details}
-    if error.index is None:
+    index = error.index if error.index is not None else index
+    if index is None:
         return IllegalMoveError(gettext("move %(move)s: %(reason)s") % words)
-    number = local_number(error.index + 1)
-    return IllegalMoveError(
-        gettext("move %(number)s %(move)s: %(reason)s") % {**words, "number": number}, index=error.index
-    )
+    number = local_number(index + 1)
+    return IllegalMoveError(gettext("move %(number)s %(move)s: %(reason)s") % {**words, "number": number}, index=index)
 
 
 def _record_finish(
@@ -298,189 +304,201 @@ def _record_finish(
     )
 
 
-# Moves, undos and finishes close a ranked attempt whose day is over instead of changing it: the close
-# commits, then the change is refused (AttemptDayOver), so each runs in a block of its own.
+# A move or undo is checked by the engine once, on the game as known (read without a lock, or as the
+# caller last had it), and stored in one statement on condition that the game is still at that version
+# (games/store.py); when it is not, the game is read again and the change checked on it. The game's
+# lock is taken only where a change writes more than the line: a win (the result, and the boards' and
+# races' rows in its transaction) and the close of a ranked attempt whose day is over.
 
 
-def game_move(
-    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: Game | None = None
-) -> Game:
-    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game.
+@dataclasses.dataclass(frozen=True, slots=True)
+class KnownGame:
+    """A game as a caller last had it, in plain values: what a move or undo on it is checked against,
+    and the version it is stored on condition of. `position` is the position `line` reaches where known
+    (after a move), so that the next move is checked with one step of the engine instead of a replay of
+    the whole line. `closes_at`: the end of a ranked attempt's day, when it is closed where it stands."""
 
-    `known` is the game as the caller last had it, deal included (the player's socket keeps it between
-    moves). A move that does not finish the game is then checked against it and stored without a lock
-    or a read, on condition that the game is still that version (`_move_on_known`); when it is not,
-    the move takes the locking path, which reads the stored game and is the one that refuses."""
-    if known is not None and known.pk == game_id:
-        stored = _move_on_known(known, player=player, move=move, now=now)
-        if stored is not None:
-            return stored
-    with transaction.atomic():
-        game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
-        if not _closed_if_day_over(game, now=now):
-            line = [*game.moves, move]
-            position = _replay(game, line)
-            game.moves = [list(step) for step in line]
-            game.piles = position.piles
-            if position.won:
-                _record_finish(game, piles=position.piles, now=now, move=move)
-            kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
-            events.append(game, kind=kind, move=move, at=now, changed=_FINISH_FIELDS if position.won else _MOVE_FIELDS)
-            return game
-    raise _day_over(game)
-
-
-def _move_on_known(known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime) -> Game | None:
-    """`move` stored on `known` in one conditional statement, or None where the locking path must
-    decide (`_plain_move`), on another database than PostgreSQL, or when the game changed since it was
-    known."""
-    if not store.conditional_changes():
-        return None
-    change = _plain_move(known, player=player, move=move, now=now, before=None)
-    if change is None:
-        return None
-    game = copy.copy(known)  # `known` stays as it was if the game changed meanwhile
-    game.moves, game.piles = change.line, change.piles
-    stored = events.append_move_if_unchanged(game, known_version=known.version, at=now, move=move, changed=_MOVE_FIELDS)
-    return game if stored is not None else None
-
-
-def _plain_move(
-    known: Game, *, player: Player, move: Sequence[int], now: datetime.datetime, before: engine.Position | None
-) -> _PlainChange | None:
-    """`move` on `known`, with the line and position after it, when it is a plain move that may be
-    stored on condition that the game is still as known; None where the locking path must decide: a game not in
-    play as known, or a move that is illegal or wins on the known line (the stored game may be ahead; a
-    finish has more to write). `before`, when given, is the position of the known line: the move is
-    then checked with one step of the engine instead of a replay of the whole line."""
-    if not _in_play_as_known(known, player=player, now=now):
-        return None
-    line = [*known.moves, list(move)]
-    try:
-        position = engine.apply_move(before, move) if before is not None else engine.replay(known.deal.cards, line)
-    except engine.IllegalMove:
-        return None
-    if position.won:
-        return None
-    return _PlainChange(line=line, piles=position.piles, move=move, position=position)
-
-
-def _in_play_as_known(known: Game, *, player: Player, now: datetime.datetime) -> bool:
-    """Whether `known` may take a plain change on condition that the game is still so: the player's,
-    started, in play, and not a ranked attempt whose day is over (those are closed by the locking path)."""
-    return (
-        known.player_id == player.pk
-        and known.status == Game.Status.PLAYING
-        and now >= known.started_at
-        and not selectors.attempt_day_over(game=known, today=now.date())
-    )
-
-
-def _plain_undo(known: Game, *, player: Player, now: datetime.datetime) -> _PlainChange | None:
-    """The undo of the last move of `known`, when it may be stored on condition that the game is still
-    as known; None where the locking path must decide (nothing to undo included: it says so)."""
-    if not known.moves or not _in_play_as_known(known, player=player, now=now):
-        return None
-    return _PlainChange(line=known.moves[:-1], piles=known.piles + 1, move=known.moves[-1], position=None)
-
-
-@dataclass(slots=True)
-class SocketGame:
-    """What a player's socket keeps between its messages (games/consumers.py): the game as the socket's
-    last change left it, deal included, and the position its line reaches once that is known, so that
-    the next plain move is checked with one step of the engine instead of a replay of the whole line."""
-
-    game: Game
-    position: engine.Position | None = None
-
-
-class _PlainChange(NamedTuple):
-    """A plain move or undo checked on a known game: the new line and pile count, the move played or
-    taken back, and the new position where it is known (after a move; an undo leaves it to a replay)."""
-
+    game_id: int
+    player_id: int
+    version: int
+    status: str
+    started_at: datetime.datetime
+    closes_at: datetime.datetime | None
+    cards: Sequence[str]
     line: list[list[int]]
     piles: int
-    move: Sequence[int]
+    position: engine.Position | None = None
+
+    @classmethod
+    def of(cls, game: Game) -> KnownGame:
+        daily_date = game.deal.daily_date
+        return cls(
+            game_id=game.pk,
+            player_id=game.player_id,
+            version=game.version,
+            status=game.status,
+            started_at=game.started_at,
+            closes_at=selectors.day_end(daily_date) if game.ranked and daily_date is not None else None,
+            cards=game.deal.cards,
+            line=game.moves,
+            piles=game.piles,
+        )
+
+
+class _Change(NamedTuple):
+    """A move or undo checked on a known game: the stored change, and the position after it where
+    known (after a move; an undo leaves it to the next move's replay)."""
+
+    plain: events.PlainChange
     position: engine.Position | None
 
+    @property
+    def wins(self) -> bool:
+        return self.position is not None and self.position.won
 
-async def _stored_from_loop(
-    known: SocketGame | None, *, game_id: int, kind: str, change: _PlainChange | None, now: datetime.datetime
-) -> bool | None:
-    """Store a plain `change` on the socket's `known` game from the event loop
-    (accordion_site/loop_db.py), and bring `known` up to date. True when stored; False when the game
-    changed meanwhile; None when this path does not apply (no known game, another database than
-    PostgreSQL, no plain change) or all of the loop's connections are busy."""
-    if known is None or known.game.pk != game_id or change is None or not store.conditional_changes_from_loop():
-        return None
+
+class _DayOver(Exception):
+    """The known game is a ranked attempt whose day is over: the locking path closes it."""
+
+
+def _change_on(known: KnownGame, *, player: Player, move: Sequence[int] | None, now: datetime.datetime) -> _Change:
+    """The move (the undo of the last move, for None) on `known`, checked by the engine: the one place
+    that decides a move, and the refusal (GameError) when it may not be made."""
+    _refuse_unless_in_play(known, player=player, now=now)
+    if known.closes_at is not None and now >= known.closes_at:
+        raise _DayOver
+    plain = partial(events.PlainChange, game_id=known.game_id, player_id=known.player_id, version=known.version, at=now)
+    if move is None:
+        if not known.line:
+            raise NothingToUndo(gettext("there is no move to undo"))
+        undo = plain(kind=GameEvent.Kind.UNDO, move=known.line[-1], line=known.line[:-1], piles=known.piles + 1)
+        return _Change(undo, position=None)
     try:
-        stored = await events.append_change_from_loop(
-            known.game, kind=kind, line=change.line, piles=change.piles, move=change.move, at=now
-        )
-    except LoopConnectionsBusy:
-        return None  # the change goes to the threads
-    if stored is None:
-        return False
-    known.game.moves, known.game.piles, known.game.version = change.line, change.piles, stored.v
-    known.position = change.position
-    return True
+        if known.position is not None:
+            position = engine.apply_move(known.position, move)
+        else:
+            position = engine.replay(known.cards, [*known.line, move])
+    except engine.IllegalMove as error:
+        raise _illegal_move(error, index=len(known.line)) from error
+    step = list(move)
+    kind = GameEvent.Kind.FINISH if position.won else GameEvent.Kind.MOVE
+    return _Change(plain(kind=kind, move=step, line=[*known.line, step], piles=position.piles), position=position)
 
 
-async def game_move_from_socket(
-    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: SocketGame | None
-) -> SocketGame:
-    """`game_move` for the player's socket, which keeps the game as its last change left it (`known`).
-
-    A plain move on the known game is checked here and stored from the event loop, in the same one
-    conditional statement, on a connection of the loop's own (accordion_site/loop_db.py): no database
-    thread, no hop. It is one statement that is its own transaction, which is why this write needs no
-    `transaction.atomic`; `known` itself is brought up to date and returned. Everything else — another
-    database than PostgreSQL, a move the locking path must decide, a game changed meanwhile, or all of
-    the loop's connections busy — goes to `game_move` on the database threads."""
-    change = None
-    if known is not None:
-        change = _plain_move(known.game, player=player, move=move, now=now, before=known.position)
-    stored = await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.MOVE, change=change, now=now)
-    if stored:
-        assert known is not None
-        return known
-    # The socket's known game helps the threads' conditional statement, unless the game changed meanwhile.
-    usable = known.game if known is not None and stored is None else None
-    return SocketGame(await db_call(game_move)(game_id=game_id, player=player, move=move, now=now, known=usable))
-
-
-async def game_undo_from_socket(
-    *, game_id: int, player: Player, now: datetime.datetime, known: SocketGame | None
-) -> SocketGame:
-    """`game_undo` for the player's socket: an undo of the known game's last move is stored from the
-    event loop as `game_move_from_socket` stores a plain move; anything else takes the locking path on
-    the database threads, which gives the authoritative answer."""
-    change = _plain_undo(known.game, player=player, now=now) if known is not None else None
-    if await _stored_from_loop(known, game_id=game_id, kind=GameEvent.Kind.UNDO, change=change, now=now):
-        assert known is not None
-        return known
-    return SocketGame(await db_call(game_undo)(game_id=game_id, player=player, now=now))
+def game_move(*, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime) -> Game:
+    """Store one move on the player's line; a move that leaves one pile finishes (wins) the game."""
+    return _play(game_id=game_id, player=player, move=move, now=now)
 
 
 def game_undo(*, game_id: int, player: Player, now: datetime.datetime) -> Game:
     """Take the last move back."""
-    with transaction.atomic():
-        game = _lock_own_playing_game(game_id=game_id, player=player, now=now)
-        if not _closed_if_day_over(game, now=now):
-            if not game.moves:
-                raise NothingToUndo(gettext("there is no move to undo"))
-            undone = game.moves[-1]
-            game.moves = game.moves[:-1]
-            game.piles += 1
-            events.append(game, kind=GameEvent.Kind.UNDO, move=undone, at=now, changed=_MOVE_FIELDS)
+    return _play(game_id=game_id, player=player, move=None, now=now)
+
+
+def _play(
+    *,
+    game_id: int,
+    player: Player,
+    move: Sequence[int] | None,
+    now: datetime.datetime,
+    checked: tuple[KnownGame, _Change] | None = None,
+) -> Game:
+    """The move (the undo, for None) on the game as stored, on the database threads. `checked`: the
+    change as the caller checked it on the game as it knew it, which stands if the game is still so."""
+    if checked is not None:
+        finished = _finish_move(*checked, now=now)
+        if finished is not None:
+            return finished
+    while True:
+        game = store.read_game(game_id, lock=False)
+        if game is None:
+            raise GameNotFound(gettext("there is no game %(game)s") % {"game": game_id})
+        known = KnownGame.of(game)
+        try:
+            change = _change_on(known, player=player, move=move, now=now)
+        except _DayOver:
+            game_close_if_day_over(game_id=game_id, now=now)
+            raise _day_over(game) from None
+        if change.wins:
+            finished = _finish_move(known, change, now=now)
+            if finished is not None:
+                return finished
+        elif events.append_if_unchanged(change.plain) is not None:
+            game.moves, game.piles, game.version = change.plain.line, change.plain.piles, game.version + 1
             return game
-    raise _day_over(game)
+
+
+def _finish_move(known: KnownGame, change: _Change, *, now: datetime.datetime) -> Game | None:
+    """Store the winning `change` with the game's result; None if the game changed since it was known."""
+    # Locked: a win writes the result, and its assessment and the boards' and races' rows join its transaction.
+    with transaction.atomic():
+        game = store.read_game(known.game_id, lock=True)
+        if game is None or game.version != known.version:
+            return None
+        game.moves, game.piles = change.plain.line, change.plain.piles
+        _record_finish(game, piles=change.plain.piles, now=now, move=change.plain.move)
+        events.append(game, kind=GameEvent.Kind.FINISH, move=change.plain.move, at=now, changed=_FINISH_FIELDS)
+        return game
+
+
+async def game_move_async(
+    *, game_id: int, player: Player, move: Sequence[int], now: datetime.datetime, known: KnownGame | None
+) -> KnownGame:
+    """`game_move` from the event loop, for a caller that keeps the game as its last change left it
+    (`known`); return the game as this move leaves it, to pass with the next."""
+    return await _play_async(game_id=game_id, player=player, move=move, now=now, known=known)
+
+
+async def game_undo_async(
+    *, game_id: int, player: Player, now: datetime.datetime, known: KnownGame | None
+) -> KnownGame:
+    """`game_undo` from the event loop, as `game_move_async`."""
+    return await _play_async(game_id=game_id, player=player, move=None, now=now, known=known)
+
+
+async def _play_async(
+    *, game_id: int, player: Player, move: Sequence[int] | None, now: datetime.datetime, known: KnownGame | None
+) -> KnownGame:
+    """A change on `known` is checked here and stored in its one statement on a connection of the event
+    loop's own (realtime/loop_db.py): no database thread, no hop. The database threads (`_play`)
+    take the rest: no known game, a refusal (the stored game may be ahead of the known one), a win, a
+    game changed meanwhile."""
+    if known is not None and known.game_id == game_id:
+        try:
+            change = _change_on(known, player=player, move=move, now=now)
+        except (GameError, _DayOver):
+            pass
+        else:
+            if change.wins:
+                won = await db_call(_play)(game_id=game_id, player=player, move=move, now=now, checked=(known, change))
+                return KnownGame.of(won)
+            if await _stored_from_loop(change.plain) is not None:
+                return dataclasses.replace(
+                    known,
+                    version=known.version + 1,
+                    line=change.plain.line,
+                    piles=change.plain.piles,
+                    position=change.position,
+                )
+    return KnownGame.of(await db_call(_play)(game_id=game_id, player=player, move=move, now=now))
+
+
+async def _stored_from_loop(change: events.PlainChange) -> events.GameEventOut | None:
+    """`change` stored from the event loop, or from a database thread (the same statement) on another
+    database than PostgreSQL or when all of the loop's connections are busy; None if the game changed."""
+    if store.changes_from_loop():
+        try:
+            return await events.append_if_unchanged_from_loop(change)
+        except LoopConnectionsBusy:
+            pass
+    return await db_call(events.append_if_unchanged)(change)
 
 
 def game_finish(*, game_id: int, player: Player, moves: Sequence[object], now: datetime.datetime) -> Game:
     """Replay `moves` from the deal and store the verified result; the client's own score, time or
     pile count is never read. Finishing again with the stored line (a retry) answers with the stored
     result; with any other line it is refused: a result, once stored, stands."""
+    # Locked: a finish writes the result, and its assessment and the boards' and races' rows join its transaction.
     with transaction.atomic():
         game = _lock_own_game(game_id=game_id, player=player)
         if game.status == Game.Status.FINISHED:
@@ -528,6 +546,7 @@ def game_hint(
     advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     if advice.status in ("unknown", "won"):
         return game, advice
+    # Locked: the hint unranks the game only if it is still the game the solver worked on.
     with transaction.atomic():
         locked = _lock_own_playing_game(game_id=game_id, player=player, now=now)
         if locked.version != game.version:

@@ -2,11 +2,11 @@
 
 from django.dispatch import Signal
 
-# Sent by games.events for every change made under the game's lock, with `game` (saved) and `event` (the
-# stored GameEvent): inside the change's transaction, so a receiver's writes commit or roll back with it.
-# A plain socket move, one conditional statement that is its own transaction (games/store.py), is not
-# sent: receivers act on other kinds (finishes always lock). A receiver must not call back into the
-# game's services.
+# Sent by games.events for every change made under the game's lock (a start, a finish, a hint), with
+# `game` (saved) and `event` (the stored GameEvent): inside the change's transaction, so a receiver's
+# writes commit or roll back with it. A move or undo, one conditional statement that is its own
+# transaction (games/store.py), is not sent: receivers act on finishes, which always lock. A receiver
+# must not call back into the game's services.
 game_event_appended = Signal()
 
 # Sent inside the transaction that changed finished ranked games' standing without an event of their

@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/<int:game_id>/winnable", api.GameWinnableApi.as_view(), name="api-games-winnable"),
     path("games/<int:game_id>/analysis", api.GameAnalysisApi.as_view(), name="api-games-analysis"),
     path("games/<int:game_id>/events", api.GameEventsApi.as_view(), name="api-games-events"),
+    path("players/<str:nickname>", api.PlayerProfileApi.as_view(), name="api-players-profile"),
 ]

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
-from accounts.selectors import daily_streaks
 from games.models import Game
+from games.profiles import daily_streaks
 from games.selectors import game_on_daily_board
 
 from .models import DailyEntry, DailyRecord, DailyScoreCount

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,9 @@ from django.utils import translation
 
 from accounts.models import Player
 from accounts.selectors import SESSION_PLAYER_KEY
-from games.hub import running_hub
-from games.races.relay import running_rooms
+from games import engine
+from games.models import Deal, Game
+from realtime.bus import running_bus
 
 # The data-migration tests' `schema_restored` fixture; production's collected static files and the
 # multi-process tests' `production_site`.
@@ -148,13 +149,50 @@ def other_client(other_player: Player) -> Client:
 
 @pytest.fixture
 async def socket_services_stopped() -> AsyncIterator[None]:
-    """After a socket test, stop what its sockets started on the test's event loop: the race relays
-    and the games hub (with its publisher). Each socket test runs on a loop of its own, and their
-    tasks must not outlive it."""
+    """After a socket test, stop what its sockets started on the test's event loop: the process's bus
+    (its services, reader and publisher). Each socket test runs on a loop of its own, and their tasks
+    must not outlive it."""
     yield
-    rooms = running_rooms()
-    if rooms is not None:
-        await rooms.stop()
-    hub = running_hub()
-    if hub is not None:
-        await hub.stop()
+    bus = running_bus()
+    if bus is not None:
+        await bus.stop()
+
+
+FinishedGame = Callable[..., Game]
+FINISHED_AT_NOON = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def finished_game(winning_game: dict[str, Any]) -> FinishedGame:
+    """finished_game(player, piles=…, seconds=…, day=date (a ranked daily) or none (a new deal),
+    ranked=…, finished_at=…): a finished game stored as the server stores a verified one."""
+
+    def make(
+        player: Player,
+        *,
+        piles: int,
+        seconds: int = 100,
+        day: datetime.date | None = None,
+        ranked: bool | None = None,
+        finished_at: datetime.datetime | None = None,
+    ) -> Game:
+        if day is not None:
+            deal, _ = Deal.objects.get_or_create(daily_date=day, defaults={"cards": winning_game["deal"]})
+            finished_at = finished_at or datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
+        else:
+            deal = Deal.objects.create(code=engine.new_deal_code(), cards=winning_game["deal"])
+            finished_at = finished_at or FINISHED_AT_NOON
+        return Game.objects.create(
+            player=player,
+            deal=deal,
+            mode=Game.Mode.DAILY if day is not None else Game.Mode.NEW,
+            ranked=day is not None if ranked is None else ranked,
+            status=Game.Status.FINISHED,
+            started_at=finished_at - datetime.timedelta(seconds=seconds),
+            finished_at=finished_at,
+            piles=piles,
+            seconds=seconds,
+            score=engine.score(piles, seconds),
+        )
+
+    return make

@@ -1,4 +1,4 @@
-# A player's newest finished games, for the profile (accounts.selectors.player_profile).
+# A player's newest finished games, for the profile (games.profiles.player_profile).
 
 from django.db import migrations, models
 

@@ -12,7 +12,7 @@ class RacerInline(admin.TabularInline):
     model = Racer
     extra = 0
     can_delete = False
-    fields = ("round", "player", "ghost", "ready", "sockets", "kicked", "left_at", "game", "place", "winner")
+    fields = ("round", "player", "ghost", "ready", "connected", "kicked", "left_at", "game", "place", "winner")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -1,5 +1,5 @@
 """REST endpoints for race rooms: parse, call one service or selector, answer through the room's
-output serializer, and announce what changed to the room's sockets."""
+output serializer (the services announce what changed to the room's sockets)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from accounts.selectors import player_from_session
 from accounts.services import player_for_session
 
 from . import services
-from .broadcast import announce_from_sync
 from .models import Room
 from .selectors import room_check_visible, room_get, room_view
 from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
@@ -70,9 +69,7 @@ class RaceDetailApi(APIView):
         room = room_get(code=code)
         room_check_visible(room=room, player=player_from_session(request.session), today=now.date())
         # A read acts on the room's clock first (a start or an end that is due), as every socket does.
-        news = services.race_advance(code=code, now=now)
-        announce_from_sync(news)
-        if news.kinds:
+        if services.race_advance(code=code, now=now).kinds:
             room.refresh_from_db()
         return _room_answer(room)
 
@@ -88,6 +85,5 @@ class RaceJoinApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         room_get(code=code)  # a room that does not exist makes no guest
         player = player_for_session(session=request.session)
-        joined = services.race_join(code=code, player=player, process=None, now=timezone.now())
-        announce_from_sync(joined.news)
+        joined = services.race_join(code=code, player=player, now=timezone.now())
         return _room_answer(joined.room)

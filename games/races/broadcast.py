@@ -1,36 +1,42 @@
-"""Room messages: built once from the stored room, after the change that caused them has committed,
-and sent once to the room's channel-layer group `race.<code>`, which each process's relay hears
-(games/races/relay.py)."""
+"""Rooms are streams: every stored change to a room (a new `Room.version`) is announced once its
+transaction commits, from one place (`announce_on_commit`, which the services' `_save` calls): the room
+message is built once from the stored room and published on the room's bus group `race.<code>`, which
+each process's room sockets and relay hear (games/races/relay.py)."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from django.db import connection, transaction
 from django.utils import timezone
 
-from accordion_site.db import db_call
 from games.serializers import game_payload
+from realtime.bus import Message, publish
 
 from . import protocol
 from .models import Room
 from .selectors import host_away_until, room_get, room_racers, room_readers, room_view
 from .serializers import room_payload
-from .services import RoomNews
 
-# The channel-layer message type the relays listen for.
-ROOM_MESSAGE = "race.room"
+# The bus message kind of a room's change.
+ROOM = "room"
 
 
 def group_name(code: str) -> str:
+    """The bus group of a room's stream (and of its racers' presence)."""
     return f"race.{code}"
 
 
+def racer_who(player_id: int) -> str:
+    """How a racer's room socket counts in the room's presence (realtime/presence.py)."""
+    return f"player:{player_id}"
+
+
 def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, starts: bool) -> dict[str, Any]:
-    """The channel-layer message that tells every process where the room stands: its frames, encoded
+    """The room message (a bus message's data) that tells every process where the room stands: its frames, encoded
     once (`room`, and `countdown` or `standings` when `kinds` says so), each racer's `start` frame when
     `starts` (the deal is in it: only for the racing room), and what the relays act on (the racers'
     games to follow, the times to act at, the ghosts to replay), and who may be sent it (`readers`:
@@ -44,10 +50,10 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
     if "finished" in kinds and room.state == Room.State.FINISHED:
         frames.append(protocol.encode(protocol.standings(entries=view["standings"])))
     racing = room.state == Room.State.RACING
-    racers = room_racers(room=room) if racing else []
+    seats = room_racers(room=room)
+    racers = seats if racing else []
     humans = [racer for racer in racers if racer.player_id is not None and racer.game is not None]
     return {
-        "type": ROOM_MESSAGE,
         "code": room.code,
         "version": room.version,
         "state": room.state,
@@ -58,6 +64,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
             if starts
         },
         "games": [[racer.game_id, racer.pk, racer.player_id] for racer in humans],
+        # The racers whose presence the relays watch, and those the room shows as connected.
+        "racers": {str(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None},
         "ghosts": [[racer.pk, racer.ghost_id, racer.ghost.player_id] for racer in racers if racer.ghost is not None],
         "starts_at": _isoformat(room.starts_at),
         "ends_at": _isoformat(room.ends_at),
@@ -72,20 +80,36 @@ def _isoformat(moment: datetime.datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _news_message(news: RoomNews) -> dict[str, Any]:
-    return room_message(code=news.code, kinds=news.kinds, now=timezone.now(), starts="started" in news.kinds)
+@dataclass(slots=True)
+class RoomNews:
+    """What a transaction changed in a room: "changed" (the room), "countdown", "started" (the deal is
+    out: each racer gets their game), "finished". Announced once the transaction commits."""
+
+    code: str
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, *kinds: str) -> None:
+        self.kinds.extend(kind for kind in kinds if kind not in self.kinds)
+
+    def merge(self, other: RoomNews) -> None:
+        self.add(*other.kinds)
+
+    def __call__(self) -> None:
+        if self.kinds:
+            message = room_message(code=self.code, kinds=self.kinds, now=timezone.now(), starts="started" in self.kinds)
+            publish(Message(group_name(self.code), ROOM, message["version"], data=message))
 
 
-async def announce(news: RoomNews) -> None:
-    """Tell every process's sockets of the room what `news` says changed (it is stored already)."""
-    if not news.kinds:
-        return
-    message = await db_call(_news_message)(news)
-    await get_channel_layer().group_send(group_name(message["code"]), message)
-
-
-def announce_from_sync(news: RoomNews) -> None:
-    """`announce`, from a request's thread (the REST views): the message is read on this thread."""
-    if news.kinds:
-        message = _news_message(news)
-        async_to_sync(get_channel_layer().group_send)(group_name(message["code"]), message)
+def announce_on_commit(code: str, *kinds: str) -> RoomNews:
+    """Announce the room's change once the current transaction commits (one announcement per room and
+    transaction, carrying every kind of change it made); nothing if it rolls back."""
+    savepoints = set(connection.savepoint_ids)
+    for entry in connection.run_on_commit:
+        pending = entry[1]
+        # Registered at the same depth: a savepoint rolled back drops the announcement with its change.
+        if isinstance(pending, RoomNews) and pending.code == code and entry[0] == savepoints:
+            pending.add(*kinds)
+            return pending
+    news = RoomNews(code=code, kinds=list(kinds))
+    transaction.on_commit(news, robust=True)
+    return news

@@ -1,7 +1,8 @@
-"""The race room socket: parse a message, call one service, answer, announce. No rules live here.
+"""The race room socket: parse a message, call one service, answer. No rules live here.
 
-Room messages and progress reach the socket through this process's relay (games/races/relay.py),
-never through a channel-layer group of its own. Database work runs on the database threads.
+Room messages and progress reach the socket through the process's bus (the room's group); what a
+command changed is announced by the services themselves once stored. Database work runs on the
+database threads.
 """
 
 from __future__ import annotations
@@ -14,176 +15,154 @@ from django.utils.translation import gettext as _
 
 from accordion_site.db import db_call
 from accordion_site.errors import OUTAGES, ServiceError
-from accordion_site.sockets import UNAVAILABLE
 from accounts.models import Player
-from games.consumers import FLOOD_STRIKES, ServiceSocket
-from games.protocol import MessageRate
+from realtime.bus import Message, bus
+from realtime.consumer import LiveSocket
+from realtime.presence import presence
 
 from . import protocol, services
-from .broadcast import announce, room_message
+from .broadcast import ROOM, group_name, racer_who, room_message
 from .errors import NotStarted, RoomNotFound, SpoilerWithheld
 from .models import Room
-from .relay import PROCESS, rooms
+from .relay import rooms
 from .selectors import normalize_room_code, room_check_readable, room_get
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FLOOD_STRIKES", "RaceConsumer"]
 
-
-class RaceConsumer(ServiceSocket):
-    # No channel of its own per socket: the process's relay hears the room once for all its sockets.
-    channel_layer_alias = "none: room messages arrive through games.races.relay"
-
+class RaceConsumer(LiveSocket):
     async def connect(self) -> None:
-        # Accept first: a close before accepting reaches a browser as a bare HTTP 403, without the code.
         await self.accept()
         self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # as asked for, for the log
         self.code = normalize_room_code(self.requested) or ""
         self.player: Player | None = self.scope.get("player")
-        self.rate = MessageRate()
-        self.strikes = 0
-        self.counted = False  # this socket counts as one of its racer's open sockets
-        self.room_version = 0  # the newest room version this socket has been sent
-        # Messages that arrive while the socket is being brought up to date wait here.
-        self.held: list[tuple[str, Any]] | None = []
+        self.present: str | None = None  # this socket's entry in the room's presence, while it has one
         self.entered = False
         self.refused = False  # the room is withheld from this socket's player: it hears nothing more
+        self.hold()
         try:
             if not self.code:
                 raise RoomNotFound(_("there is no such race room"))
-            # Enter the relay before reading the room, so that nothing stored in between is missed.
-            relay = await rooms().enter(self.code, self)
+            # Enter the room before reading it, so that nothing stored in between is missed.
+            relay = await (await rooms()).enter(self.code, self)
             self.entered = True
-            joined = await db_call(services.race_join)(
-                code=self.code, player=self.player, process=PROCESS, now=timezone.now()
-            )
-            self.counted = joined.seat is not None
+            if self.player is not None:
+                # Present before joining, so the join stores the racer as connected.
+                self.present = await (await presence()).enter(
+                    group_name(self.code), racer_who(self.player.pk), written=True
+                )
+            await db_call(services.race_join)(code=self.code, player=self.player, now=timezone.now())
             message = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
         except ServiceError as error:
-            await self._refuse(error)
+            await self.refuse(error)
             return
-        await self._send(protocol.welcome(player=self.player.pk if self.player else None))
-        await self._write_room(message, again=True)
-        await self._flush_held()
+        await self.send_content(protocol.welcome(player=self.player.pk if self.player else None))
+        # `?v=`: a client that has the room's version missed nothing, unless the room races (progress).
+        resumed = self.since == message["version"] and message["state"] != Room.State.RACING
+        await self._write_room(message, again=True, frames=not resumed)
+        await self.release()
         await relay.catch_up(message)
-        await announce(joined.news)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "entered", False):
-            await rooms().exit(self.code, self)
-        if getattr(self, "counted", False) and self.player is not None:
-            try:
-                news = await db_call(services.race_disconnect)(
-                    code=self.code, player=self.player, process=PROCESS, now=timezone.now()
-                )
-            except OUTAGES as error:
-                # Else the racer would show as connected for good: the process's beat tries again.
-                logger.warning("race %s: socket closed in an outage, counted off later: %r", self.code, error)
-                rooms().count_off_later(self.code, self.player)
-                return
-            await announce(news)
+            await (await rooms()).exit(self.code, self)
+        entry = getattr(self, "present", None)
+        if entry is None:
+            return
+        self.present = None
+        process_presence = await presence()
+        process_presence.leave(entry)  # at once: a socket being torn down may not get another turn
+        try:
+            await process_presence.flushed()
+            await db_call(services.race_presence)(code=self.code, now=timezone.now())
+        except RoomNotFound:
+            pass  # refused, or deleted since: no seat to show
+        except OUTAGES as error:
+            # The relays of the room's other sockets store it once they can.
+            logger.warning("race %s: a socket left in an outage, stored later: %r", self.code, error)
 
     @property
     def described(self) -> str:
         return f"race {self.code or self.requested!r}"
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if await self._over_rate():
+        if await self.over_rate():
             return
         try:
             message = protocol.parse_client_message(text_data)
         except protocol.ProtocolError as error:
-            await self._send(protocol.reject(n=error.n, error=error.reason, code=error.code))
+            await self.send_content(protocol.reject(n=error.n, error=error.reason, code=error.code))
             return
+        failures = bus().failures
         try:
-            news = await db_call(self._apply)(message)
+            await db_call(self._apply)(message)
         except ServiceError as error:
             logger.info("race %s: %s refused (%s): %s", self.code, type(message).__name__, error.code, error.message)
-            await self._send(protocol.reject(n=message.n, error=error.message, code=error.code))
+            await self.send_content(protocol.reject(n=message.n, error=error.message, code=error.code))
             return
         except OUTAGES as error:
-            # Nothing was stored (each command is one transaction): the client may send it again.
-            logger.warning("race %s: %s failed, outage: %r", self.code, type(message).__name__, error)
-            await self._send(protocol.reject(n=message.n, error=UNAVAILABLE, code="unavailable"))
+            await self.answer_outage(message.n, error)
             return
-        if isinstance(message, protocol.LeaveMessage):
-            self.counted = False  # the seat is given up: this socket watches now
         if isinstance(message, protocol.SyncMessage):
             fresh = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
             await self._write_room(fresh, again=True)
-        await self._send(protocol.ack(n=message.n))
-        await announce(news)
+        await self.send_content(protocol.ack(n=message.n))
+        if not await bus().published(since=failures):
+            # Stored, but the news could not be sent: the client comes back for it, as after any 3503.
+            await self.refuse_outage()
 
-    # --- what the relay calls ---
-
-    async def deliver_room(self, message: dict[str, Any]) -> None:
-        if self.held is not None:
-            self.held.append(("room", message))
-        else:
-            await self._write_room(message, again=False)
-
-    async def deliver_progress(self, frame: str) -> None:
-        if self.held is not None:
-            self.held.append(("progress", frame))
-        elif not self.refused:
-            await self.send(text_data=frame)
+    async def on_message(self, message: Message) -> None:
+        if message.kind == ROOM:
+            assert message.data is not None
+            await self._write_room(message.data, again=False)
+        elif message.kind == "progress" and not self.refused:
+            await self.send(text_data=message.frame)
 
     # --- internals ---
 
-    def _apply(self, message: protocol.ClientMessage) -> services.RoomNews:
+    def _apply(self, message: protocol.ClientMessage) -> None:
         now = timezone.now()
         code, player = self.code, self.player
         if isinstance(message, protocol.ReadyMessage):
-            return services.race_ready(code=code, player=player, ready=message.ready)
-        if isinstance(message, protocol.StartMessage):
-            return services.race_start(code=code, player=player, now=now)
-        if isinstance(message, protocol.KickMessage):
-            return services.race_kick(code=code, player=player, target=message.player)
-        if isinstance(message, protocol.LeaveMessage):
-            return services.race_leave(code=code, player=player, now=now, process=PROCESS if self.counted else None)
-        if isinstance(message, protocol.RematchMessage):
-            return services.race_rematch(code=code, player=player)
-        if isinstance(message, protocol.SettingsMessage):
-            return services.race_settings(
-                code=code, player=player, time_limit=message.time_limit, deal_code=message.code
-            )
-        if isinstance(message, protocol.GhostMessage):
-            return services.race_ghost(code=code, player=player, game_id=message.game, now=now)
-        if isinstance(message, protocol.SyncMessage):
-            return services.race_advance(code=code, now=now)
-        room = room_get(code=code)
-        if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
+            services.race_ready(code=code, player=player, ready=message.ready)
+        elif isinstance(message, protocol.StartMessage):
+            services.race_start(code=code, player=player, now=now)
+        elif isinstance(message, protocol.KickMessage):
+            services.race_kick(code=code, player=player, target=message.player)
+        elif isinstance(message, protocol.LeaveMessage):
+            services.race_leave(code=code, player=player, now=now)
+        elif isinstance(message, protocol.RematchMessage):
+            services.race_rematch(code=code, player=player)
+        elif isinstance(message, protocol.SettingsMessage):
+            services.race_settings(code=code, player=player, time_limit=message.time_limit, deal_code=message.code)
+        elif isinstance(message, protocol.GhostMessage):
+            services.race_ghost(code=code, player=player, game_id=message.game, now=now)
+        elif isinstance(message, protocol.SyncMessage):
+            services.race_advance(code=code, now=now)
+        elif room_get(code=code).state in (Room.State.LOBBY, Room.State.COUNTDOWN):
             raise NotStarted(_("the race has not started: no moves before the start signal"))
-        raise ServiceError(
-            _("moves go to your game's own socket (the game's `ws`), not to the room"), code="wrong_socket"
-        )
+        else:
+            raise ServiceError(
+                _("moves go to your game's own socket (the game's `ws`), not to the room"), code="wrong_socket"
+            )
 
-    async def _write_room(self, message: dict[str, Any], *, again: bool) -> None:
+    async def _write_room(self, message: dict[str, Any], *, again: bool, frames: bool = True) -> None:
         """The message's frames, unless this socket has a newer room already (`again`: send it even if
-        it is not newer, as on connect or a sync); a racer's own `start` when the message has one. A
+        it is not newer, as on connect or a sync; `frames`: none, for a client that has this version);
+        a racer's own `start` when the message has one. A
         room withheld from this socket's player (a ghost of today's daily chosen since it opened) is
         refused instead, and the socket closed: it hears nothing of the room from then on."""
-        if self.refused or (message["version"] <= self.room_version and not again):
+        if self.refused or (message["version"] <= self.version_sent and not again):
             return
         try:
             room_check_readable(readers=message["readers"], player=self.player)
         except SpoilerWithheld as error:
             self.refused = True
-            await self._refuse(error)
+            await self.refuse(error)
             return
-        self.room_version = max(self.room_version, message["version"])
-        for frame in message["frames"]:
+        self.version_sent = max(self.version_sent, message["version"])
+        for frame in message["frames"] if frames else ():
             await self.send(text_data=frame)
         start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
         if start is not None:
             await self.send(text_data=start)
-
-    async def _flush_held(self) -> None:
-        while self.held and not self.refused:
-            kind, item = self.held.pop(0)
-            if kind == "room":
-                await self._write_room(item, again=False)
-            else:
-                await self.send(text_data=item)
-        self.held = None

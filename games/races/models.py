@@ -8,6 +8,10 @@ from games.models import Deal, Game
 
 # Up to this many racers (ghosts included) share a room; anyone else watches.
 MAX_RACERS = 8
+# A race lasts this long from its start signal, in seconds, unless the host sets it within these bounds.
+DEFAULT_TIME_LIMIT = 600
+MIN_TIME_LIMIT = 60
+MAX_TIME_LIMIT = 3600
 
 
 class Room(models.Model):
@@ -54,9 +58,11 @@ class Racer(models.Model):
     ghost = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     joined_at = models.DateTimeField()
     ready = models.BooleanField(default=False)
-    sockets = models.PositiveSmallIntegerField(default=0, help_text="Room sockets open (connected when > 0).")
+    connected = models.BooleanField(
+        default=False, help_text="A room socket of the racer's is present (realtime/presence.py), as last stored."
+    )
     away_since = models.DateTimeField(
-        null=True, blank=True, help_text="When the racer's last room socket closed; cleared when one opens."
+        null=True, blank=True, help_text="When the racer's last room socket left; cleared when one comes."
     )
     kicked = models.BooleanField(default=False, help_text="Kicked by the host: watches this round.")
     left_at = models.DateTimeField(null=True, blank=True, help_text="Left after the start; kept for the standings.")
@@ -85,29 +91,3 @@ class Racer(models.Model):
     @property
     def is_ghost(self) -> bool:
         return self.ghost_id is not None
-
-
-class ServerProcess(models.Model):
-    """A web process that holds room sockets counted on seats, alive while it beats (games/races/relay.py).
-    One that stops beating (killed, its machine lost) cannot close its sockets: a live process takes them
-    off their seats once it has been silent for RACE_PROCESS_SILENT_S."""
-
-    name = models.CharField(max_length=100, primary_key=True, help_text="host:pid:random, unique per run.")
-    seen_at = models.DateTimeField()
-    swept_at = models.DateTimeField(
-        null=True, blank=True, help_text="When it was taken for dead and its sockets taken off their seats."
-    )
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class RoomConnection(models.Model):
-    """One open room socket counted in its racer's `Racer.sockets`, and the process that holds it."""
-
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    process = models.CharField(max_length=100, db_index=True)
-
-    def __str__(self) -> str:
-        return f"player {self.player_id} in room {self.room_id} on {self.process}"

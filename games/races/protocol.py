@@ -7,16 +7,17 @@ runs. Server messages are built here and encoded once, however many sockets they
 from __future__ import annotations
 
 import datetime
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext as _
 
-from games.protocol import ProtocolError, decode_frame, is_whole, refused, reject, sequence_number
+from realtime.protocol import ProtocolError, decode_frame, encode, is_whole, outgoing, reject, sequence_number
 
-__all__ = ["ProtocolError", "refused", "reject"]
+__all__ = ["ProtocolError", "encode", "reject"]
+
+# The kinds a room socket takes (docs/api.md).
+CLIENT_KINDS = ("ready", "start", "kick", "leave", "rematch", "ghost", "settings", "sync")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,32 +140,37 @@ def parse_client_message(text: str | None) -> ClientMessage:
 # --- server → client ------------------------------------------------------------------------------
 
 
-def encode(content: dict[str, Any]) -> str:
-    return json.dumps(content, cls=DjangoJSONEncoder)
-
-
+@outgoing("welcome")
 def welcome(*, player: int | None) -> dict[str, Any]:
     """Who this socket is (None: a visitor who has not played, who can only watch)."""
     return {"t": "welcome", "player": player}
 
 
+@outgoing("room")
 def room(*, payload: dict[str, Any]) -> dict[str, Any]:
+    """The room as every client sees it, its `version` included (clients keep the newest)."""
     return {"t": "room", **payload}
 
 
+@outgoing("countdown")
 def countdown(*, starts_at: datetime.datetime, server_now: datetime.datetime) -> dict[str, Any]:
+    """The start signal's time, and the server's clock to set it by."""
     return {"t": "countdown", "starts_at": starts_at, "server_now": server_now}
 
 
+@outgoing("start")
 def start(*, game: dict[str, Any]) -> dict[str, Any]:
     """To one racer: their own game, deal included (the first time anyone sees the deal)."""
     return {"t": "start", "game": game}
 
 
+@outgoing("standings")
 def standings(*, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The race is over: each racer's place."""
     return {"t": "standings", "standings": entries}
 
 
+@outgoing("progress")
 def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]) -> dict[str, Any]:
     """A racer's progress, from one event of their game (as games.events encodes it for every listener)."""
     piles = event["piles"]
@@ -186,5 +192,7 @@ def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]
     }
 
 
+@outgoing("ack")
 def ack(*, n: int) -> dict[str, Any]:
+    """A command stored; what it changed comes as a new `room`."""
     return {"t": "ack", "n": n}

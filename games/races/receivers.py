@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import datetime
-from functools import partial
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.models import Player
 from games.models import Game, GameEvent
 from games.signals import game_event_appended, player_games_erasing
 
-from .broadcast import announce_from_sync
 from .services import race_game_finished, races_hand_over
 
 
@@ -27,6 +24,6 @@ def on_game_event(sender: Any, *, game: Game, event: GameEvent, **kwargs: Any) -
 def on_player_games_erasing(
     sender: Any, *, player: Player, stand_in: Player, now: datetime.datetime, **kwargs: Any
 ) -> None:
-    # robust: the account is deleted whatever happens to a room's announcement (it is logged).
-    for news in races_hand_over(player=player, stand_in=stand_in, now=now):
-        transaction.on_commit(partial(announce_from_sync, news), robust=True)
+    # The rooms' changes are announced once the deletion commits (robustly: the account is deleted
+    # whatever happens to an announcement).
+    races_hand_over(player=player, stand_in=stand_in, now=now)

@@ -76,7 +76,7 @@ def host_away_until(*, room: Room) -> datetime.datetime | None:
     if room.state not in (Room.State.LOBBY, Room.State.FINISHED) or room.host_id is None:
         return None
     seat = Racer.objects.filter(room=room, round=room.round, player_id=room.host_id).first()
-    if seat is None or seat.sockets or seat.away_since is None:
+    if seat is None or seat.connected or seat.away_since is None:
         return None
     return seat.away_since + datetime.timedelta(seconds=HOST_AWAY_SECONDS)
 
@@ -315,7 +315,7 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
         "nickname": nickname,
         "ghost": racer.is_ghost,
         "ready": racer.ready or racer.is_ghost,
-        "connected": racer.is_ghost or racer.sockets > 0,
+        "connected": racer.is_ghost or racer.connected,
         "left": racer.left_at is not None,
         # Until the start a ghost's game would name the deal: it is withheld like the deal itself.
         "game": (racer.ghost_id if racer.is_ghost else racer.game_id) if started else None,
@@ -347,7 +347,7 @@ def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
         "url": f"/race/{room.code}",
         "ws": f"/ws/races/{room.code}/",
         "deal": room.deal.cards if started else None,  # type: ignore[union-attr]
-        "deal_code": room.deal.code if started else None,  # type: ignore[union-attr]
+        "deal_code": room.deal.shared_code if started else None,  # type: ignore[union-attr]
         "deal_picked": bool(room.deal_code),
         "racers": [_racer_entry(room=room, racer=racer, now=now) for racer in racers],
         "standings": standings_entries(room=room, racers=racers) if room.state == Room.State.FINISHED else None,

@@ -9,8 +9,7 @@ from rest_framework import serializers
 
 from accordion_site.serializers import ClosedInputSerializer, StrictCharField
 
-from .models import Room
-from .services import MAX_TIME_LIMIT, MIN_TIME_LIMIT
+from .models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Room
 
 _GAME_ID_MAX = 2**63 - 1
 

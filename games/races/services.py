@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import Player
@@ -25,7 +24,9 @@ from games import services as game_services
 from games.errors import GameError, GameNotFound
 from games.models import Game
 from games.transfers import games_transfer
+from realtime import presence
 
+from .broadcast import RoomNews, announce_on_commit, group_name, racer_who
 from .errors import (
     NotEnoughReady,
     NotHost,
@@ -36,7 +37,14 @@ from .errors import (
     SpoilerWithheld,
     WrongState,
 )
-from .models import MAX_RACERS, Racer, Room, RoomConnection, ServerProcess
+from .models import (
+    DEFAULT_TIME_LIMIT,
+    MAX_RACERS,
+    MAX_TIME_LIMIT,
+    MIN_TIME_LIMIT,
+    Racer,
+    Room,
+)
 from .selectors import (
     ROOM_CODE_ALPHABET,
     ROOM_CODE_LENGTH,
@@ -51,27 +59,7 @@ from .selectors import (
 logger = logging.getLogger(__name__)
 
 COUNTDOWN_SECONDS = 5
-DEFAULT_TIME_LIMIT = 600
-MIN_TIME_LIMIT = 60
-MAX_TIME_LIMIT = 3600
 _CODE_ATTEMPTS = 10
-
-
-@dataclass(slots=True)
-class RoomNews:
-    """What a call changed in a room, stored and committed, for the caller to announce: "changed"
-    (the room), "countdown", "started" (the deal is out: each racer gets their game), "finished"."""
-
-    code: str
-    kinds: list[str] = field(default_factory=list)
-
-    def add(self, kind: str) -> None:
-        if kind not in self.kinds:
-            self.kinds.append(kind)
-
-    def merge(self, other: RoomNews) -> None:
-        for kind in other.kinds:
-            self.add(kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +77,12 @@ def _lock_room(code: str) -> Room:
     return room
 
 
-def _save(room: Room, *fields: str) -> None:
-    """Store a change to the room with the next version (clients keep the newest room they hear)."""
+def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> RoomNews:
+    """Store a change to the room with the next version (clients keep the newest room they hear), and
+    announce it once the transaction commits."""
     room.version += 1
     room.save(update_fields=[*fields, "version"])
+    return announce_on_commit(room.code, *kinds)
 
 
 def _seats(room: Room) -> list[Racer]:
@@ -188,7 +178,7 @@ def _hand_over_if_host_away(room: Room, now: datetime.datetime) -> bool:
     if due is None or now < due:
         return False
     assert room.host_id is not None
-    successor = _next_host(room, room.host_id).filter(sockets__gt=0).first()
+    successor = _next_host(room, room.host_id).filter(connected=True).first()
     if successor is None:
         return False
     logger.info("race %s: host %s away, player %s hosts", room.code, room.host_id, successor.player_id)
@@ -239,10 +229,10 @@ def room_create(
     return room
 
 
-def race_join(*, code: str, player: Player | None, process: str | None, now: datetime.datetime) -> Joined:
+def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Joined:
     """Come into the room (a socket opening, or the page asking to join): a seat while the room is in
-    its lobby and has one, otherwise watching. `process`: the server process of the socket that opens,
-    which counts as one of the seat's open sockets (None for the page's join, which opens none)."""
+    its lobby and has one, otherwise watching. A socket is present (realtime/presence.py) before it
+    joins, so its racer shows as connected from then on."""
     news = race_advance(code=code, now=now)
     with transaction.atomic():
         room = _lock_room(code)
@@ -260,98 +250,38 @@ def race_join(*, code: str, player: Player | None, process: str | None, now: dat
                     fields.append("host")
         if seat is not None and (seat.kicked or seat.left_at is not None):
             seat = None  # kicked, or gone from the race: watches
-        if process is not None and seat is not None and player is not None:
-            # Known before its first beat, so that a process that dies at once is swept too; the row
-            # is not written here, so that joins on one process do not wait for each other on it.
-            ServerProcess.objects.get_or_create(name=process, defaults={"seen_at": now})
-            RoomConnection.objects.create(room=room, player=player, process=process)
-            seat.sockets += 1
-            seat.away_since = None
-            seat.save(update_fields=["sockets", "away_since"])
-            changed = changed or seat.sockets == 1
-        if changed:
+        if _store_presence(room, now) or changed:
             _save(room, *fields)
             news.add("changed")
     return Joined(room=room, seat=seat, news=news)
 
 
 @transaction.atomic
-def race_disconnect(*, code: str, player: Player, process: str, now: datetime.datetime) -> RoomNews:
-    """One of the seat's sockets, held by `process`, closed; the racer shows as disconnected (away since
-    `now`) when it was the last. A socket a sweep already took off the seat (its process was taken for
-    dead) is not counted off twice."""
+def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
+    """Store which racers have a room socket present now (a socket closed, or the sockets of a process
+    that died expired): the same answer twice changes nothing, so every process may ask."""
     room = _lock_room(code)
-    return _connections_off(room, {player.pk: _connection_off(room, player, process)}, away_since=now)
+    return _save(room) if _store_presence(room, now) else RoomNews(code=room.code)
 
 
-def _connection_off(room: Room, player: Player | None, process: str) -> int:
-    """Delete one of `player`'s connections to `room` held by `process`; how many went (0 or 1)."""
-    if player is None:
-        return 0
-    one = RoomConnection.objects.filter(room=room, player=player, process=process).values_list("pk", flat=True)[:1]
-    return RoomConnection.objects.filter(pk__in=list(one)).delete()[0]
-
-
-def _connections_off(room: Room, closed: dict[int, int], *, away_since: datetime.datetime) -> RoomNews:
-    """Count `closed[player id]` sockets off each player's seat of the current round (already deleted
-    as connections); a seat left with none is away since `away_since`."""
-    news = RoomNews(code=room.code)
-    for player_id, count in closed.items():
-        if not count:
-            continue  # none of theirs was still counted (a sweep took it off already)
-        seat = Racer.objects.filter(room=room, round=room.round, player_id=player_id, sockets__gt=0).first()
-        if seat is None:
+def _store_presence(room: Room, now: datetime.datetime) -> bool:
+    """Mark each racer of the round connected or not as realtime/presence.py has them; one whose last
+    socket left is away since it left (or since it expired). Whether anything changed."""
+    seats = list(
+        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
+    )
+    found = presence.store().seen(group_name(room.code), [racer_who(seat.player_id) for seat in seats])  # type: ignore[arg-type]
+    changed = False
+    for seat in seats:
+        here = found[racer_who(seat.player_id)]  # type: ignore[arg-type]
+        if bool(here.present) == seat.connected:
             continue
-        seat.sockets = max(0, seat.sockets - count)
-        if seat.sockets == 0:
-            seat.away_since = away_since
-            news.add("changed")
-        seat.save(update_fields=["sockets", "away_since"])
-    if news.kinds:
-        _save(room)
-    return news
-
-
-@transaction.atomic
-def race_process_beat(*, process: str, now: datetime.datetime) -> bool:
-    """`process`, which holds room sockets, is alive. False when it had been taken for dead meanwhile:
-    the sockets it counted are off their seats, and should be opened again to count."""
-    row, _ = ServerProcess.objects.select_for_update().get_or_create(name=process, defaults={"seen_at": now})
-    swept = row.swept_at is not None
-    row.seen_at, row.swept_at = now, None
-    row.save(update_fields=["seen_at", "swept_at"])
-    return not swept
-
-
-# How long a swept process's row is kept, so that one that was only slow learns it was swept.
-_SWEPT_KEPT = datetime.timedelta(days=1)
-
-
-def race_dead_processes_sweep(*, now: datetime.datetime, silent_for: datetime.timedelta) -> list[RoomNews]:
-    """Take the sockets of every process silent for `silent_for` off their seats (each racer left with
-    none is away since the process was last seen), room by room."""
-    news = []
-    for dead in ServerProcess.objects.filter(seen_at__lt=now - silent_for, swept_at__isnull=True):
-        # Marked first, unless it beat meanwhile (then it was only slow). Its connections made from here
-        # on (it may be alive, and reopen its sockets once its beat finds the mark) are not swept.
-        newest = RoomConnection.objects.filter(process=dead.name).aggregate(newest=Max("pk"))["newest"] or 0
-        if not ServerProcess.objects.filter(name=dead.name, seen_at=dead.seen_at).update(swept_at=now):
-            continue
-        logger.warning("server process %s silent since %s: its room sockets come off their seats", dead, dead.seen_at)
-        rooms = RoomConnection.objects.filter(process=dead.name, pk__lte=newest).values_list("room_id", flat=True)
-        for room_id in set(rooms):
-            news.append(_sweep_room(room_id=room_id, process=dead.name, newest=newest, away_since=dead.seen_at))
-    ServerProcess.objects.filter(swept_at__lt=now - _SWEPT_KEPT).delete()
-    return [each for each in news if each.kinds]
-
-
-@transaction.atomic
-def _sweep_room(*, room_id: int, process: str, newest: int, away_since: datetime.datetime) -> RoomNews:
-    room = Room.objects.select_for_update().get(pk=room_id)
-    connections = RoomConnection.objects.filter(room=room, process=process, pk__lte=newest)
-    closed = Counter(connections.values_list("player_id", flat=True))
-    connections.delete()
-    return _connections_off(room, dict(closed), away_since=away_since)
+        seat.connected = bool(here.present)
+        last_seen = datetime.datetime.fromtimestamp(here.last_seen, datetime.UTC) if here.last_seen else now
+        seat.away_since = None if seat.connected else min(last_seen, now)
+        seat.save(update_fields=["connected", "away_since"])
+        changed = True
+    return changed
 
 
 @transaction.atomic
@@ -363,8 +293,7 @@ def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
         return RoomNews(code=room.code)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    _save(room)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room)
 
 
 @transaction.atomic
@@ -385,9 +314,8 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
     room.state = Room.State.COUNTDOWN
     room.starts_at = now + datetime.timedelta(seconds=COUNTDOWN_SECONDS)
-    _save(room, "state", "starts_at")
     logger.info("race %s round %s: countdown to %s", room.code, room.round, room.starts_at.isoformat())
-    return RoomNews(code=room.code, kinds=["changed", "countdown"])
+    return _save(room, "state", "starts_at", kinds=("changed", "countdown"))
 
 
 @transaction.atomic
@@ -405,28 +333,24 @@ def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
     seat.kicked = True
     seat.ready = False
     seat.save(update_fields=["kicked", "ready"])
-    _save(room)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room)
 
 
-def race_leave(*, code: str, player: Player | None, now: datetime.datetime, process: str | None = None) -> RoomNews:
+def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
     """Give up the seat. Before the start it is freed; during the race the racer's game ends as it
-    stands (it still counts in the standings); if the host leaves, the next racer becomes host.
-    `process`: the leave came on a room socket of that process, which counts no more (it watches now)."""
+    stands (it still counts in the standings); if the host leaves, the next racer becomes host."""
     news = RoomNews(code=code)
     with transaction.atomic():
         room = _lock_room(code)
         seat = _active_seat(room, player)
-        if process is not None and _connection_off(room, player, process):
-            seat.sockets = max(0, seat.sockets - 1)
-            seat.save(update_fields=["sockets"])
         changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
         game_to_end = None
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
             seat.delete()
         else:
             seat.left_at = now
-            seat.save(update_fields=["left_at"])
+            seat.connected = False  # gone from the race: watches
+            seat.save(update_fields=["left_at", "connected"])
             game_to_end = seat.game_id if room.state == Room.State.RACING else None
         _save(room, *changed)
         news.add("changed")
@@ -450,7 +374,7 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
     room.deal = None
     room.deal_code = ""
     room.starts_at = room.ends_at = room.finished_at = None
-    _save(room, "round", "state", "deal", "deal_code", "starts_at", "ends_at", "finished_at")
+    news = _save(room, "round", "state", "deal", "deal_code", "starts_at", "ends_at", "finished_at")
     Racer.objects.bulk_create(
         Racer(
             room=room,
@@ -458,12 +382,12 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
             player=seat.player,
             joined_at=seat.joined_at,
             ready=seat.player_id == room.host_id,
-            sockets=seat.sockets,
+            connected=seat.connected,
         )
         for seat in staying
     )
     logger.info("race %s: rematch, round %s", room.code, room.round)
-    return RoomNews(code=room.code, kinds=["changed"])
+    return news
 
 
 @transaction.atomic
@@ -481,8 +405,7 @@ def race_settings(
         room.deal_code = _deal_code(deal_code)
     if room.deal_code and Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).exists():
         raise RaceError(gettext("code: the ghost brings its own deal; drop the ghost to race a deal code"))
-    _save(room, "time_limit", "deal_code")
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room, "time_limit", "deal_code")
 
 
 @transaction.atomic
@@ -507,8 +430,7 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
                     % {"game": game_id, "nickname": seat.player.nickname}
                 )
         room.deal_code = ""
-    _save(room, "deal_code")
-    return RoomNews(code=room.code, kinds=["changed"])
+    return _save(room, "deal_code")
 
 
 # --- the clock: the start signal and the time limit -------------------------------------------------
@@ -572,7 +494,7 @@ def _begin(room: Room) -> None:
     room.deal = deal
     room.state = Room.State.RACING
     room.ends_at = room.starts_at + datetime.timedelta(seconds=room.time_limit)
-    _save(room, "deal", "state", "ends_at")
+    _save(room, "deal", "state", "ends_at", kinds=("changed", "started"))
     logger.info("race %s round %s started: %s racers", room.code, room.round, len(humans))
 
 
@@ -605,7 +527,7 @@ def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
         seat.save(update_fields=["place", "winner"])
     room.state = Room.State.FINISHED
     room.finished_at = now
-    _save(room, "state", "finished_at")
+    _save(room, "state", "finished_at", kinds=("changed", "finished"))
     logger.info("race %s round %s finished", room.code, room.round)
 
 

@@ -1,6 +1,6 @@
-"""One game's watchers in this process, behind one follower of the hub.
+"""One game's watchers in this process, behind one listener of the bus.
 
-The hub hands each event of the game to the audience once; the audience writes one frame to each of
+The bus hands each message of the game's group to the audience once; the audience writes one frame to each of
 its watchers. Events that arrive within TICK_S of the previous frame wait for the tick to end and go
 out together, as one frame: the first event after a quiet spell goes at once, a burst costs one
 frame per watcher per tick. The frame is built once and the same message handed to every watcher's
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from accordion_site.sockets import deliver_to_one_of_many
+from games import events
 from games.models import GameEvent
+from realtime.bus import Message, deliver_to_one_of_many
 
 from . import protocol
 
@@ -32,9 +32,9 @@ POSITION_KINDS = frozenset({GameEvent.Kind.START, GameEvent.Kind.MOVE, GameEvent
 
 class Watcher(Protocol):
     # Events heard while the socket is still catching up, sent by the socket itself; None once it is live.
-    held: list[tuple[int, str]] | None
+    held: list[Message] | None
     # The newest version the socket's catch-up covered: later frames leave out what it already had.
-    floor: int
+    version_sent: int
     # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
     is_owner: bool
 
@@ -60,12 +60,18 @@ class Audience:
     def has_spectators(self) -> bool:
         return any(not watcher.is_owner for watcher in self.watchers)
 
-    async def deliver_event(self, v: int, frame: str) -> None:
-        """Called by the hub with each event of the game."""
+    async def hear(self, message: Message) -> None:
+        """Called by the bus with each message of the game's group: its events, its watcher count and
+        its still-winnable badge (never to the player)."""
+        if message.kind != events.EVENT:
+            await self._send_live(send_message(message.frame), to_owner=message.kind != "winnable")
+            return
+        v, frame = message.v, message.frame
         for watcher in self.watchers:
             if watcher.held is not None:
-                watcher.held.append((v, frame))
-        if json.loads(frame)["kind"] in POSITION_KINDS and self.has_spectators():
+                watcher.held.append(message)
+        assert message.data is not None
+        if message.data["kind"] in POSITION_KINDS and self.has_spectators():
             self.on_position(self.game_id, v)
         self.pending.append((v, frame))
         if self.timer is not None:
@@ -96,10 +102,10 @@ class Audience:
             for sent, watcher in enumerate(tuple(self.watchers), start=1):
                 if watcher.held is not None:
                     continue  # it sends what it holds itself once caught up
-                if watcher.floor < oldest:
+                if watcher.version_sent < oldest:
                     message = shared
                 else:  # it joined while these were on their way: only what its catch-up did not cover
-                    frames = [frame for v, frame in pending if v > watcher.floor]
+                    frames = [frame for v, frame in pending if v > watcher.version_sent]
                     if not frames:
                         continue
                     message = send_message(protocol.events(frames))
@@ -108,14 +114,6 @@ class Audience:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next
                     # turn), so the first watchers need not wait for the last to be served.
                     await asyncio.sleep(0)
-
-    async def deliver_crowd(self, frame: str) -> None:
-        """Called with the game's new watcher count (games/watching/crowd.py)."""
-        await self._send_live(send_message(frame), to_owner=True)
-
-    async def deliver_badge(self, frame: str) -> None:
-        """The still-winnable badge for a new position (games/watching/badge.py); never to the player."""
-        await self._send_live(send_message(frame), to_owner=False)
 
     async def _send_live(self, message: dict[str, Any], *, to_owner: bool) -> None:
         for watcher in tuple(self.watchers):

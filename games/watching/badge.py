@@ -22,8 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.cache import cache
@@ -34,16 +33,14 @@ from accordion_site.tasks import raise_if_stopping
 from games import events
 from games.engine import analysis
 from games.errors import SolverBusy
-from games.hub import Hub
 from games.models import Game
 from games.solver_pool import solver_run
+from realtime.bus import Message, publish
 
 from . import protocol
-from .audience import Audience
 
 logger = logging.getLogger(__name__)
 
-BADGE_MESSAGE = "watch.winnable"
 # How long a claimed position and a game's latest badge stay in the cache.
 CLAIM_S = 600
 # What the badge may take, per process: questions a second, and the share of a solver worker's time.
@@ -115,9 +112,7 @@ def _solve(game_id: int, v: int, cards: Sequence[str], moves: Sequence[Sequence[
 
 
 class Badge:
-    def __init__(self, hub: Hub, audiences: Mapping[int, Audience], *, process: str) -> None:
-        self.hub = hub
-        self.audiences = audiences
+    def __init__(self, *, process: str) -> None:
         self.process = process
         # game → the newest position waiting for an answer, oldest request first (round robin)
         self.waiting: dict[int, int] = {}
@@ -127,7 +122,6 @@ class Badge:
         self.leases: dict[int, tuple[float, bool]] = {}
 
     async def start(self) -> None:
-        await self.hub.listen(BADGE_MESSAGE, self._heard)
         self.worker = asyncio.get_running_loop().create_task(self._work())
 
     async def stop(self) -> None:
@@ -190,14 +184,4 @@ class Badge:
         status = await asyncio.to_thread(_solve, game_id, v, *position)
         if status is None:
             return
-        message = {
-            "type": BADGE_MESSAGE,
-            "game": game_id,
-            "frame": protocol.winnable(game=game_id, v=v, status=status),
-        }
-        await self.hub.layer.group_send(events.group_name(game_id), message)
-
-    async def _heard(self, message: dict[str, Any]) -> None:
-        audience = self.audiences.get(message["game"])
-        if audience is not None:
-            await audience.deliver_badge(message["frame"])
+        publish(Message(events.group_name(game_id), "winnable", v, protocol.winnable(game=game_id, v=v, status=status)))

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from accordion_site.db import db_call
 from accordion_site.errors import log_background_failure
-from accordion_site.sockets import deliver_to_one_of_many
 from accordion_site.tasks import raise_if_stopping
+from realtime.bus import deliver_to_one_of_many
 
 from . import protocol
 from .audience import send_message

@@ -16,7 +16,7 @@ from django.utils.translation import pgettext
 
 from accounts.models import Player
 from games.models import Game, GameEvent
-from games.races import receivers as race_receivers
+from games.races import broadcast as race_broadcast
 from games.races import services as races
 from games.races.models import Racer, Room
 from games.races.selectors import room_view
@@ -62,7 +62,7 @@ def race(host: Player, *others: Player, deal_code: str, opened: datetime.datetim
     """A race of `host` and `others` on a deal code, opened at `opened`, past its start signal."""
     room = races.room_create(host=host, deal_code=deal_code, now=opened)
     for other in others:
-        races.race_join(code=room.code, player=other, process=None, now=opened)
+        races.race_join(code=room.code, player=other, now=opened)
         races.race_ready(code=room.code, player=other, ready=True)
     races.race_start(code=room.code, player=host, now=opened + datetime.timedelta(seconds=3))
     races.race_advance(code=room.code, now=after_start(0, opened=opened))
@@ -229,15 +229,15 @@ def test_a_race_under_way_ends_the_deleted_racers_game_and_goes_on_for_the_other
 def test_a_lobby_the_deleted_player_hosted_passes_to_the_next_racer_and_its_sockets_hear_it(
     account, ada, friend, monkeypatch, django_capture_on_commit_callbacks
 ):
-    announced: list[tuple[str, list[str]]] = []
-    monkeypatch.setattr(race_receivers, "announce_from_sync", lambda news: announced.append((news.code, news.kinds)))
+    announced: list[tuple[str, str]] = []
+    monkeypatch.setattr(race_broadcast, "publish", lambda message: announced.append((message.group, message.kind)))
     room = races.room_create(host=ada, now=NOON)
-    races.race_join(code=room.code, player=friend, process=None, now=NOON)
+    races.race_join(code=room.code, player=friend, now=NOON)
     players = Player.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
         delete_account(account)
         assert announced == []  # nothing is announced before the commit
-    assert announced == [(room.code, ["changed"])]
+    assert set(announced) == {(f"race.{room.code}", "room")}  # the room as it stands after the commit
     room.refresh_from_db()
     assert room.host_id == friend.pk and list(Racer.objects.filter(room=room).values_list("player", flat=True)) == [
         friend.pk

@@ -1,4 +1,4 @@
-"""A body over the limit is refused by a real Daphne while it arrives (accordion_site/daphne_limits.py):
+"""A body over the limit is refused by a real Daphne while it arrives (realtime/daphne_limits.py):
 the 413 comes before the body is sent, and the body is never read into the process's memory."""
 
 from __future__ import annotations

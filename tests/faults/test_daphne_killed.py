@@ -1,9 +1,11 @@
 """A Daphne process dies (`kill -9`) in the middle of a race: its racers reconnect to the other process,
 find every move the dead one had acknowledged, finish the race, and get the right standings; and the
-sockets the dead process held come off their seats, so a racer who then leaves shows as gone."""
+sockets the dead process held leave race seats and watcher counts by the expiry of their presence
+(realtime/presence.py), with nothing left for anyone to sweep."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from pathlib import Path
@@ -22,9 +24,7 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
     redis_url: str, tmp_path: Path, production_site: PreparedSite, winning_game
 ):
     line = winning_game["moves"]
-    # The survivor takes a process silent for 2 s for dead (20 s in production).
-    presence = {"RACE_PROCESS_BEAT_S": "0.5", "RACE_PROCESS_SILENT_S": "2"}
-    with production_cluster(tmp_path, site=production_site, redis_url=redis_url, extra_env=presence) as (
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as (
         doomed,
         survivor,
     ):
@@ -59,7 +59,7 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
         for socket in (host_room, friend_room):
             assert await places(socket) == [(race.host_id, 1, True), (race.friend_id, 2, False)]
 
-        # The friend closes the room page: the killed process never counted its socket off, the survivor did.
+        # The friend closes the room page: the killed process never said its socket left; it expired.
         await friend_room.close()
         await until(
             host_room,
@@ -68,4 +68,30 @@ async def test_racers_of_a_killed_process_finish_on_the_other_with_no_acknowledg
             ),
         )
         for socket in (host_play, friend_play, host_room):
+            await socket.close()
+
+
+async def test_a_killed_process_s_sockets_leave_race_seats_and_watcher_counts_within_ten_seconds(
+    redis_url: str, tmp_path: Path, production_site: PreparedSite, winning_game
+):
+    with production_cluster(tmp_path, site=production_site, redis_url=redis_url) as (survivor, doomed):
+        host, friend, watcher = Visitor(survivor), Visitor(doomed), Visitor(doomed)
+        race = await start_race(host, friend, deal_code=winning_game["deal_code"])
+        host_play = await host.socket(f"{race.host_game['ws']}?v=1")
+        watching = await watcher.socket(f"/ws/watch/{race.host_game['id']}/")
+        await until(watching, lambda m: m["t"] == "state")
+        await until(host_play, lambda m: m["t"] == "crowd" and m["watchers"] == 1)
+
+        os.kill(doomed.pid, signal.SIGKILL)
+
+        # No process says the friend's room socket or the watcher left: their presence expires unrenewed.
+        async with asyncio.timeout(10):
+            await until(host_play, lambda m: m["t"] == "crowd" and m["watchers"] == 0)
+            await until(
+                race.host_room,
+                lambda m: (
+                    m["t"] == "room" and not next(r for r in m["racers"] if r["player"] == race.friend_id)["connected"]
+                ),
+            )
+        for socket in (host_play, race.host_room):
             await socket.close()

@@ -14,9 +14,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
-from accordion_site.sockets import CLOSE_TRY_AGAIN
 from bench.cluster import PreparedSite
 from bench.race import Visitor
+from realtime.edges import CLOSE_TRY_AGAIN
 from tests.faults.conftest import (
     answer,
     health,

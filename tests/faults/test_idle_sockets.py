@@ -106,7 +106,7 @@ async def test_a_client_slow_to_answer_the_servers_close_still_gets_its_code_and
 ):
     """autobahn gives a client 1 s to answer the server's close frame, then resets the connection; a
     browser busy loading a page answered later and lost the close frame with its code (a refusal's 4403
-    read as 1006, and the page retried). Daphne here gives it CLOSE_HANDSHAKE_S (accordion_site/daphne_limits.py)."""
+    read as 1006, and the page retried). Daphne here gives it CLOSE_HANDSHAKE_S (realtime/daphne_limits.py)."""
     with production_cluster(tmp_path, site=production_site, redis_url=redis_url, daphnes=1) as (daphne,):
         reader, writer = await silent_socket(daphne, "/ws/games/-1/")  # no such socket: refused with 4404
         async with asyncio.timeout(5):

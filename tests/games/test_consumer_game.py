@@ -9,9 +9,11 @@ from asgiref.sync import sync_to_async
 from django.test import override_settings
 from django.utils import timezone
 
-from games import consumers, engine, protocol
+from games import engine
 from games.models import Game
 from games.services import game_finish, game_start
+from realtime import protocol as realtime_protocol
+from realtime.consumer import FLOOD_STRIKES
 
 from .sockets import game_socket, refusal
 
@@ -211,7 +213,7 @@ async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
     """redis-py 8's socket_timeout once killed consumers that heard nothing for ~5 s (docs/architecture.md)."""
     layers = {
         "default": {
-            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-idle"},
         }
     }
@@ -228,15 +230,17 @@ async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
 
 async def test_a_flooding_socket_is_told_to_slow_down_then_closed(code_game, player, monkeypatch):
     # Refill so slowly that the test's own pace cannot earn a message back.
-    monkeypatch.setattr(protocol, "MessageRate", functools.partial(protocol.MessageRate, per_second=1e-9))
+    monkeypatch.setattr(
+        realtime_protocol, "MessageRate", functools.partial(realtime_protocol.MessageRate, per_second=1e-9)
+    )
     socket = await connected(code_game, player)
-    for _ in range(protocol.MESSAGE_BURST):
+    for _ in range(realtime_protocol.MESSAGE_BURST):
         await socket.send_to(text_data="junk")
         assert (await socket.receive_json_from())["code"] == "bad_message"
     await socket.send_to(text_data="junk")
     answer = await socket.receive_json_from()
     assert answer == {"t": "reject", "n": None, "error": "too many messages: slow down", "code": "rate_limited"}
-    for _ in range(consumers.FLOOD_STRIKES):
+    for _ in range(FLOOD_STRIKES):
         await socket.send_to(text_data="junk")
     while (output := await socket.receive_output(timeout=2))["type"] != "websocket.close":
         assert json.loads(output["text"])["code"] == "rate_limited"

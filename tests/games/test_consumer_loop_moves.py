@@ -1,5 +1,5 @@
 """A plain move or undo on the player's socket is stored from the event loop, on a connection of the
-loop's own (accordion_site/loop_db.py), with no database thread; when every such connection is busy the
+loop's own (realtime/loop_db.py), with no database thread; when every such connection is busy the
 database threads take it, and a connection that fails costs one "try again", never a move."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from accordion_site.loop_db import APPLICATION_NAME
-from games import engine, services
+from games import engine, events, services
 from games.models import Game, GameEvent
+from realtime.loop_db import APPLICATION_NAME
 
 from .row_locks import row_locked
 from .sockets import game_socket
@@ -43,14 +43,14 @@ async def answer(socket, message: dict) -> dict:
 
 
 def threads_refused(monkeypatch) -> None:
-    """Make the database threads' move and undo services fail loudly, so a change acknowledged anyway
-    was stored from the event loop."""
+    """Make the database threads' move and undo path fail loudly, so a change acknowledged anyway was
+    stored from the event loop."""
 
-    def not_on_a_thread(**kwargs):
+    def not_on_a_thread(*args, **kwargs):
         raise AssertionError("a plain change went to the database threads")
 
-    monkeypatch.setattr(services, "game_move", not_on_a_thread)
-    monkeypatch.setattr(services, "game_undo", not_on_a_thread)
+    monkeypatch.setattr(services, "_play", not_on_a_thread)
+    monkeypatch.setattr(events, "append_if_unchanged", not_on_a_thread)
 
 
 @sync_to_async
@@ -114,7 +114,7 @@ async def test_each_move_is_checked_on_the_line_the_socket_has_played_so_far(
     code_game, player, winning_game, monkeypatch
 ):
     """The socket checks a move with one step from the position its last move reached
-    (services.SocketGame), and after an undo from the replayed line: every ack has the stored line's
+    (services.KnownGame), and after an undo from the replayed line: every ack has the stored line's
     pile count, and a move that only the position before the last move allows is refused."""
     line = winning_game["moves"][:6]
     socket = await open_socket(code_game, player)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import Player
 from games.errors import AttemptDayOver
 from games.models import Game
-from games.services import game_finish, game_move, game_start, game_undo
+from games.services import KnownGame, game_finish, game_move, game_start, game_undo
 from leaderboards.models import DailyEntry
 from tests.api_client import post
 from tests.conftest import player_client
@@ -55,6 +55,21 @@ def test_a_move_after_midnight_is_refused_and_closes_the_attempt_where_it_stood(
             game_id=game.pk, player=player, move=game.deal.solution[2], now=midnight + datetime.timedelta(seconds=1)
         )
     assert Game.objects.get(pk=game.pk).piles == 50
+
+
+def test_a_sockets_move_after_midnight_on_the_attempt_as_it_knew_it_closes_the_attempt_too(
+    player, midnight, move_on_known
+):
+    game = attempt_in_play(player, started=midnight - datetime.timedelta(minutes=5))
+    with pytest.raises(AttemptDayOver):
+        move_on_known(
+            known=KnownGame.of(game),
+            player=player,
+            move=game.deal.solution[2],
+            now=midnight + datetime.timedelta(seconds=1),
+        )
+    closed = Game.objects.get(pk=game.pk)
+    assert (closed.status, closed.piles, closed.finished_at) == ("finished", 50, midnight)
 
 
 def test_an_undo_after_midnight_is_refused_too(player, midnight):

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from games import protocol
+from realtime.protocol import MessageRate
 
 
 class FakeClock:
@@ -15,7 +16,7 @@ class FakeClock:
 
 def test_a_burst_is_allowed_then_messages_wait_for_the_rate():
     clock = FakeClock()
-    rate = protocol.MessageRate(per_second=10, burst=5, clock=clock)
+    rate = MessageRate(per_second=10, burst=5, clock=clock)
     assert [rate.allow() for _ in range(6)] == [True] * 5 + [False]
     clock.now += 0.1
     assert rate.allow() and not rate.allow()
@@ -23,7 +24,7 @@ def test_a_burst_is_allowed_then_messages_wait_for_the_rate():
 
 def test_a_quiet_socket_gets_its_full_burst_back_but_no_more():
     clock = FakeClock()
-    rate = protocol.MessageRate(per_second=10, burst=3, clock=clock)
+    rate = MessageRate(per_second=10, burst=3, clock=clock)
     for _ in range(3):
         rate.allow()
     clock.now += 60

@@ -15,9 +15,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import Player
-from games import protocol, services
+from games import services
 from games.engine.risk import UNDO
 from games.models import Game, GameEvent
+from realtime import protocol as realtime_protocol
 from tests.simulated_players import Play, human, judge_for, random_pauses, scripted
 
 from .sockets import game_socket
@@ -33,8 +34,8 @@ async def play_over_the_socket(nickname: str, make_play, monkeypatch) -> Game:
     clock = {"now": NOON}
     monkeypatch.setattr(timezone, "now", lambda: clock["now"])
     # The socket's message rate reads the same clock: a person's pace, not the test's own speed.
-    elapsed = partial(protocol.MessageRate, clock=lambda: (clock["now"] - NOON).total_seconds())
-    monkeypatch.setattr(protocol, "MessageRate", elapsed)
+    elapsed = partial(realtime_protocol.MessageRate, clock=lambda: (clock["now"] - NOON).total_seconds())
+    monkeypatch.setattr(realtime_protocol, "MessageRate", elapsed)
     player = await sync_to_async(Player.objects.create)(nickname=nickname)
     game, _ = await sync_to_async(services.game_start)(player=player, mode="daily", now=NOON)
     play: Play = await sync_to_async(make_play)(game.deal.cards)

@@ -9,7 +9,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
-from games import engine, store
+from games import engine, services
 from games.errors import GameError, GameFinished, IllegalMoveError, NothingToUndo, NotYourGame
 from games.models import Game, GameEvent
 from games.services import game_finish, game_move, game_start, game_undo
@@ -187,38 +187,42 @@ def test_nobody_can_move_undo_or_finish_someone_elses_game(player, other_player,
     assert Game.objects.get(pk=game.pk).version == 1
 
 
-def test_a_move_locks_only_its_own_game_so_players_of_the_same_deal_never_wait_for_each_other(
+def test_a_winning_move_locks_only_its_own_game_so_players_of_the_same_deal_never_wait_for_each_other(
     player, other_player, winning_game
 ):
     if not connection.features.has_select_for_update_of:
         pytest.skip("this database has no row locks to take (SQLite)")
     start_code_game(other_player, winning_game["deal_code"])
     game = start_code_game(player, winning_game["deal_code"])
+    for move in winning_game["moves"][:-1]:
+        game_move(game_id=game.pk, player=player, move=move, now=NOON)
     with CaptureQueriesContext(connection) as queries:
-        game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
+        game_move(game_id=game.pk, player=player, move=winning_game["moves"][-1], now=NOON)
     locks = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
     assert locks and all('FOR UPDATE OF "games_game"' in sql for sql in locks)
 
 
-# A socket's move on the game as it knows it (games.services.game_move's `known`).
-
-needs_conditional_changes = pytest.mark.skipif(
-    not store.conditional_changes(), reason="SQLite: every move takes the locking path"
-)
+def statements(queries: CaptureQueriesContext) -> list[str]:
+    """The statements captured, without the savepoints of SQLite's nested transactions."""
+    return [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
 
 
-@needs_conditional_changes
-def test_a_move_on_the_game_as_known_is_stored_in_one_statement_without_a_lock(player, winning_game):
+def test_a_move_is_stored_without_a_lock_in_one_read_and_one_statement(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
     with CaptureQueriesContext(connection) as queries:
-        game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
-    assert len(queries) == 1 and "FOR UPDATE" not in queries[0]["sql"]
+        game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
+    # SQLite has no update and insert in one statement: two there.
+    assert len(statements(queries)) == (2 if connection.vendor == "postgresql" else 3)
+    assert not any("FOR UPDATE" in query["sql"] for query in queries)
     stored = Game.objects.get(pk=game.pk)
     assert stored.moves == [winning_game["moves"][0]] and stored.piles == 51 and stored.version == game.version == 2
     assert list(GameEvent.objects.filter(game=stored).values_list("v", "kind", "move")) == [
         (1, "start", None),
         (2, "move", winning_game["moves"][0]),
     ]
+
+
+needs_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite prepares no statements")
 
 
 def prepared_statements(pattern: str = "%") -> list[str]:
@@ -228,74 +232,103 @@ def prepared_statements(pattern: str = "%") -> list[str]:
         return [row[0] for row in cursor.fetchall()]
 
 
-CONDITIONAL_CHANGE = '%AND "version" = $%INSERT INTO "games_gameevent"%'
+CONDITIONAL_CHANGE = '%SET "moves" = $%AND "version" = $%INSERT INTO "games_gameevent"%'  # a move's, not a start's
 
 
-@needs_conditional_changes
-def test_the_database_parses_a_socket_moves_statement_once_per_connection_not_once_per_move(player, winning_game):
+@needs_postgresql
+def test_the_database_parses_a_moves_statement_once_per_connection_not_once_per_move(player, winning_game):
     game = start_code_game(player, winning_game["deal_code"])
-    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
     assert len(prepared_statements(CONDITIONAL_CHANGE)) == 1
     for move in winning_game["moves"][1:4]:
-        game = game_move(game_id=game.pk, player=player, move=move, now=NOON, known=game)
+        game = game_move(game_id=game.pk, player=player, move=move, now=NOON)
     assert len(prepared_statements(CONDITIONAL_CHANGE)) == 1
     assert Game.objects.get(pk=game.pk).moves == winning_game["moves"][:4]
 
 
-@needs_conditional_changes
+@needs_postgresql
 def test_with_prepared_statements_switched_off_a_move_prepares_nothing(monkeypatch, player, winning_game):
     monkeypatch.setitem(connection.settings_dict["OPTIONS"], "prepare_threshold", None)
     game = start_code_game(player, winning_game["deal_code"])
     before = prepared_statements()
     game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON)
-    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][1], now=NOON, known=game)
+    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][1], now=NOON)
     assert prepared_statements() == before
     assert Game.objects.get(pk=game.pk).moves == winning_game["moves"][:2]
 
 
-def test_a_move_on_a_game_known_before_another_tab_moved_is_played_on_the_stored_line(player, winning_game):
+# A socket's move on the game as it knows it (games.services.game_move_async's `known`), its database
+# calls made on this test's thread.
+
+
+def test_a_move_on_the_game_as_known_is_stored_in_one_statement_without_a_read(player, winning_game, move_on_known):
+    game = start_code_game(player, winning_game["deal_code"])
+    known = services.KnownGame.of(game)
+    with CaptureQueriesContext(connection) as queries:
+        known = move_on_known(known=known, player=player, move=winning_game["moves"][0], now=NOON)
+    assert len(statements(queries)) == (1 if connection.vendor == "postgresql" else 2)
+    assert not any(sql.startswith("SELECT") for sql in statements(queries))
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.moves == known.line == [winning_game["moves"][0]] and stored.version == known.version == 2
+
+
+def test_a_move_on_a_game_known_before_another_tab_moved_is_played_on_the_stored_line(
+    player, winning_game, move_on_known
+):
     first, second = winning_game["moves"][:2]
     game = start_code_game(player, winning_game["deal_code"])
     game_move(game_id=game.pk, player=player, move=first, now=NOON)  # another tab
-    moved = game_move(game_id=game.pk, player=player, move=second, now=NOON, known=game)
-    assert moved.moves == [first, second] and moved.version == 3
+    moved = move_on_known(known=services.KnownGame.of(game), player=player, move=second, now=NOON)
+    assert moved.line == [first, second] and moved.version == 3
     assert Game.objects.get(pk=game.pk).moves == [first, second]
 
 
-def test_a_move_legal_only_on_the_line_as_known_is_refused_by_the_stored_line(player, winning_game):
+def test_a_move_legal_only_on_the_line_as_known_is_refused_by_the_stored_line(player, winning_game, move_on_known):
     first = winning_game["moves"][0]
     game = start_code_game(player, winning_game["deal_code"])
     game_move(game_id=game.pk, player=player, move=first, now=NOON)  # another tab played it already
     assert first not in [list(move) for move in engine.legal_moves(engine.replay(winning_game["deal"], [first]))]
     with pytest.raises(IllegalMoveError):
-        game_move(game_id=game.pk, player=player, move=first, now=NOON, known=game)
+        move_on_known(known=services.KnownGame.of(game), player=player, move=first, now=NOON)
     stored = Game.objects.get(pk=game.pk)
     assert stored.moves == [first] and stored.version == 2
 
 
-def test_a_winning_move_on_the_game_as_known_finishes_it_with_its_result(player, winning_game):
-    game = start_code_game(player, winning_game["deal_code"])
+def test_a_winning_move_on_the_game_as_known_finishes_it_with_its_result(player, winning_game, move_on_known):
+    known = services.KnownGame.of(start_code_game(player, winning_game["deal_code"]))
     for move in winning_game["moves"][:-1]:
-        game = game_move(game_id=game.pk, player=player, move=move, now=NOON, known=game)
+        known = move_on_known(known=known, player=player, move=move, now=NOON)
     won_at = NOON + datetime.timedelta(seconds=75)
-    game = game_move(game_id=game.pk, player=player, move=winning_game["moves"][-1], now=won_at, known=game)
-    stored = Game.objects.get(pk=game.pk)
-    assert stored.status == Game.Status.FINISHED and stored.won and stored.score == 510 + 500 + (1200 - 75)
+    known = move_on_known(known=known, player=player, move=winning_game["moves"][-1], now=won_at)
+    stored = Game.objects.get(pk=known.game_id)
+    assert known.status == stored.status == Game.Status.FINISHED and known.version == stored.version
+    assert stored.won and stored.score == 510 + 500 + (1200 - 75)
     assert GameEvent.objects.get(game=stored, v=stored.version).kind == "finish"
 
 
-def test_knowing_someone_elses_game_does_not_let_anyone_move_it(player, other_player, winning_game):
+def test_a_winning_move_is_checked_by_the_engine_once(player, winning_game, move_on_known, monkeypatch):
+    known = services.KnownGame.of(start_code_game(player, winning_game["deal_code"]))
+    for move in winning_game["moves"][:-1]:
+        known = move_on_known(known=known, player=player, move=move, now=NOON)
+    checks = []
+    monkeypatch.setattr(engine, "apply_move", lambda *args: checks.append(args) or engine.position.apply_move(*args))
+    monkeypatch.setattr(engine, "replay", lambda *args: checks.append(args) or engine.position.replay(*args))
+    known = move_on_known(known=known, player=player, move=winning_game["moves"][-1], now=NOON)
+    assert known.status == Game.Status.FINISHED and len(checks) == 1
+
+
+def test_knowing_someone_elses_game_does_not_let_anyone_move_it(player, other_player, winning_game, move_on_known):
     game = start_code_game(player, winning_game["deal_code"])
     with pytest.raises(NotYourGame):
-        game_move(game_id=game.pk, player=other_player, move=winning_game["moves"][0], now=NOON, known=game)
+        move_on_known(known=services.KnownGame.of(game), player=other_player, move=winning_game["moves"][0], now=NOON)
     assert Game.objects.get(pk=game.pk).version == 1
 
 
-def test_a_move_on_a_game_known_before_it_was_finished_is_refused(player, winning_game):
+def test_a_move_on_a_game_known_before_it_was_finished_is_refused(player, winning_game, move_on_known):
     game = start_code_game(player, winning_game["deal_code"])
     game_finish(game_id=game.pk, player=player, moves=[], now=NOON)  # ended over REST meanwhile
     with pytest.raises(GameFinished):
-        game_move(game_id=game.pk, player=player, move=winning_game["moves"][0], now=NOON, known=game)
+        move_on_known(known=services.KnownGame.of(game), player=player, move=winning_game["moves"][0], now=NOON)
     assert Game.objects.get(pk=game.pk).version == 2
 
 

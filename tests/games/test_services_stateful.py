@@ -5,9 +5,9 @@ or without the game as a socket knows it, at its current version or an older one
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,6 +45,8 @@ class GameServices(RuleBasedStateMachine):
     """One code game played through the services; the model is the line a player believes in, and the
     line the game had at each version (what a client that stopped there holds)."""
 
+    move_on_known: Callable[..., services.KnownGame]  # the `move_on_known` fixture (tests/games/conftest.py)
+
     def __init__(self) -> None:
         super().__init__()
         self.player = Player.objects.create(nickname=f"Prop-{Player.objects.count()}")
@@ -54,7 +56,7 @@ class GameServices(RuleBasedStateMachine):
         self.line: list[list[int]] = []
         self.lines_at: dict[int, list[list[int]]] = {1: []}  # version → the line the game had then
         # version → the game as a socket that last saw that version knows it (moves may pass it)
-        self.known_at: dict[int, Game] = {1: copy.copy(self.game)}
+        self.known_at: dict[int, services.KnownGame] = {1: services.KnownGame.of(self.game)}
         self.finished = False
 
     def _tick(self) -> datetime.datetime:
@@ -64,11 +66,18 @@ class GameServices(RuleBasedStateMachine):
     def _position(self) -> engine.Position:
         return engine.replay(self.deal, self.line)
 
-    def _stored(self, game: Game) -> None:
-        self.lines_at[game.version] = [list(move) for move in game.moves]
-        self.known_at[game.version] = copy.copy(game)
+    def _stored(self, game: Game | services.KnownGame) -> None:
+        known = services.KnownGame.of(game) if isinstance(game, Game) else game
+        self.lines_at[known.version] = [list(move) for move in known.line]
+        self.known_at[known.version] = known
 
-    def _known(self, pick: int | None) -> Game | None:
+    def _move(self, move: list[int], known: services.KnownGame | None) -> Game | services.KnownGame:
+        """The move by the REST-like path, or by a socket that knows the game as `known`."""
+        if known is None:
+            return services.game_move(game_id=self.game.pk, player=self.player, move=move, now=self._tick())
+        return self.move_on_known(known=known, player=self.player, move=move, now=self._tick())
+
+    def _known(self, pick: int | None) -> services.KnownGame | None:
         """No known game, or the game as known at one of its versions, the current one or an older one."""
         return None if pick is None else self.known_at[sorted(self.known_at)[pick % len(self.known_at)]]
 
@@ -80,9 +89,7 @@ class GameServices(RuleBasedStateMachine):
         if not legal:
             return
         move = list(legal[choice % len(legal)])
-        game = services.game_move(
-            game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
-        )
+        game = self._move(move, self._known(known))
         self.line.append(move)
         self.finished = game.status == Game.Status.FINISHED
         self._stored(game)
@@ -98,9 +105,7 @@ class GameServices(RuleBasedStateMachine):
         if move in [list(legal) for legal in engine.legal_moves(self._position())]:
             return
         with pytest.raises(IllegalMoveError):
-            services.game_move(
-                game_id=self.game.pk, player=self.player, move=move, now=self._tick(), known=self._known(known)
-            )
+            self._move(move, self._known(known))
 
     @rule()
     def undo(self) -> None:
@@ -170,7 +175,8 @@ class GameServices(RuleBasedStateMachine):
 
 
 @pytest.mark.django_db
-def test_any_sequence_of_changes_keeps_the_game_equal_to_a_replay_of_its_events():
+def test_any_sequence_of_changes_keeps_the_game_equal_to_a_replay_of_its_events(move_on_known):
+    GameServices.move_on_known = staticmethod(move_on_known)
     run_state_machine_as_test(
         GameServices,
         settings=settings(

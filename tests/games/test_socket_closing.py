@@ -18,10 +18,11 @@ from django.utils import timezone
 
 from accordion_site.asgi import application
 from games import engine
-from games.hub import hub
+from games.events import group_name
 from games.models import Game
 from games.races import services as races
 from games.services import game_start
+from realtime.bus import bus
 
 from .sockets import FROM_THE_SITE, session_cookie_for
 
@@ -74,7 +75,7 @@ async def test_a_move_sent_just_before_the_tab_closes_is_stored_and_its_socket_l
     app = ClosedByTheClient()
     socket = await socket_to(app, f"/ws/games/{game.pk}/", player)
     assert (await socket.receive_json_from())["t"] == "state"  # sent once the socket follows the game
-    assert hub().following(game.pk) == 1
+    assert bus().following(group_name(game.pk)) == 1
 
     with caplog.at_level(logging.INFO):
         app.closed.set()
@@ -82,7 +83,7 @@ async def test_a_move_sent_just_before_the_tab_closes_is_stored_and_its_socket_l
         await until_version(game, game.version + 1)
         await socket.disconnect()  # raises what the consumer raised, had it failed
 
-    assert hub().following(game.pk) == 0
+    assert bus().following(group_name(game.pk)) == 0
     assert problems(caplog) == []
 
 

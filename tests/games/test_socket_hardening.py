@@ -23,14 +23,15 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accordion_site.asgi import application
-from accordion_site.sockets import CLOSE_NO_SUCH_SOCKET, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN, UNAVAILABLE
 from accounts.models import Player
 from games import engine
-from games.hub import running_hub
+from games.events import group_name
 from games.models import Game
 from games.races import services as race_services
 from games.races.models import Room
 from games.services import game_move, game_start
+from realtime.bus import running_bus
+from realtime.edges import CLOSE_NO_SUCH_SOCKET, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN, UNAVAILABLE
 from tests.races.sockets import racer, room_socket, room_until, until
 
 from .sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
@@ -106,7 +107,7 @@ async def test_a_move_during_a_database_outage_is_rejected_as_try_again_and_can_
 ):
     socket = await connected(code_game, player)
     move = {"t": "move", "move": winning_game["moves"][0], "n": 1}
-    with mock.patch("games.services.game_move", side_effect=OperationalError("the database is away")):
+    with mock.patch("games.store.read_game", side_effect=OperationalError("the database is away")):
         await socket.send_json_to(move)
         answer = await socket.receive_json_from()
     assert answer["t"] == "reject" and answer["code"] == "unavailable"
@@ -252,8 +253,8 @@ async def test_a_game_socket_that_redis_fails_half_way_through_its_handshake_sto
     await settled(first)  # the game is followed: the next socket subscribes to nothing, fails later
     with redis_away():
         assert await refusal(await game_socket(code_game.pk, player, v=code_game.version)) == TRY_AGAIN_LATER
-    hub = running_hub()
-    assert hub is not None and hub.following(code_game.pk) == 1, "only the socket still open follows the game"
+    bus = running_bus()
+    assert bus is not None and bus.following(group_name(code_game.pk)) == 1, "only the socket still open follows"
     await first.disconnect()
 
 

@@ -12,10 +12,12 @@ from accounts.models import Player
 from tests.games.sockets import FROM_THE_SITE, session_cookie_for
 
 
-async def room_socket(code: str, player: Player | None) -> WebsocketCommunicator:
-    """A connected room socket of `player` (a visitor without a player when None)."""
+async def room_socket(code: str, player: Player | None, *, v: int | None = None) -> WebsocketCommunicator:
+    """A connected room socket of `player` (a visitor without a player when None), resuming from room
+    version `v` when given."""
     headers = [*FROM_THE_SITE, (b"cookie", await session_cookie_for(player))]
-    socket = WebsocketCommunicator(application, f"/ws/races/{code}/", headers=headers)
+    path = f"/ws/races/{code}/" if v is None else f"/ws/races/{code}/?v={v}"
+    socket = WebsocketCommunicator(application, path, headers=headers)
     accepted, _ = await socket.connect()
     assert accepted
     return socket

@@ -140,7 +140,7 @@ def test_nobody_else_comes_into_a_room_racing_a_ghost_of_todays_daily(host, frie
     noon = datetime.datetime.combine(today, datetime.time(13), tzinfo=datetime.UTC)
     room = services.room_create(host=host, ghost_game_id=own.pk, now=noon)
     with pytest.raises(SpoilerWithheld):
-        services.race_join(code=room.code, player=friend, process=None, now=noon)
+        services.race_join(code=room.code, player=friend, now=noon)
 
 
 def test_the_host_sets_and_drops_a_ghost_in_the_lobby(room, host, ghost_game):

@@ -30,12 +30,12 @@ def test_a_new_room_has_a_short_unambiguous_code_and_the_creator_as_host_and_rac
 
 
 def test_the_room_code_is_read_whatever_the_case(room, friend):
-    joined = services.race_join(code=room.code.lower(), player=friend, process=None, now=later(1))
+    joined = services.race_join(code=room.code.lower(), player=friend, now=later(1))
     assert joined.seat is not None and joined.room.pk == room.pk
 
 
 def test_a_friend_who_joins_the_lobby_takes_a_seat(room, host, friend):
-    services.race_join(code=room.code, player=friend, process=None, now=later(1))
+    services.race_join(code=room.code, player=friend, now=later(1))
     assert racers(room) == [host.pk, friend.pk]
 
 
@@ -44,19 +44,19 @@ def test_a_full_room_seats_eight_and_the_ninth_watches(room, django_user_model):
 
     for index in range(MAX_RACERS - 1):
         player = Player.objects.create(nickname=f"Racer {index}")
-        assert services.race_join(code=room.code, player=player, process=None, now=later(1)).seat is not None
+        assert services.race_join(code=room.code, player=player, now=later(1)).seat is not None
     late = Player.objects.create(nickname="Latecomer")
-    assert services.race_join(code=room.code, player=late, process=None, now=later(2)).seat is None
+    assert services.race_join(code=room.code, player=late, now=later(2)).seat is None
     assert len(racers(room)) == MAX_RACERS
 
 
 def test_someone_who_comes_after_the_start_watches(racing, third):
-    assert services.race_join(code=racing.code, player=third, process=None, now=later(10)).seat is None
+    assert services.race_join(code=racing.code, player=third, now=later(10)).seat is None
     assert third.pk not in racers(racing)
 
 
 def test_a_racer_marks_ready_and_takes_it_back(room, friend):
-    services.race_join(code=room.code, player=friend, process=None, now=later(1))
+    services.race_join(code=room.code, player=friend, now=later(1))
     services.race_ready(code=room.code, player=friend, ready=True)
     assert Racer.objects.get(player=friend).ready
     services.race_ready(code=room.code, player=friend, ready=False)
@@ -69,7 +69,7 @@ def test_a_watcher_cannot_mark_ready(room, third):
 
 
 def test_the_host_cannot_start_while_only_they_are_ready_and_a_friend_is_not(room, host, friend):
-    services.race_join(code=room.code, player=friend, process=None, now=later(1))
+    services.race_join(code=room.code, player=friend, now=later(1))
     with pytest.raises(NotEnoughReady):
         services.race_start(code=room.code, player=host, now=later(2))
     assert Room.objects.get(pk=room.pk).state == Room.State.LOBBY
@@ -89,7 +89,7 @@ def test_a_host_alone_can_start_since_everyone_is_ready(room, host):
 
 
 def test_racers_who_are_not_ready_at_the_start_watch_the_round(lobby, host, third):
-    services.race_join(code=lobby.code, player=third, process=None, now=later(2))
+    services.race_join(code=lobby.code, player=third, now=later(2))
     services.race_start(code=lobby.code, player=host, now=later(3))
     assert racers(lobby) == [host.pk, lobby.racers.get(player__nickname="Friend").player_id]
 
@@ -102,7 +102,7 @@ def test_only_the_host_starts(lobby, friend):
 def test_the_host_kicks_a_racer_before_the_start_and_they_cannot_sit_again(lobby, host, friend):
     services.race_kick(code=lobby.code, player=host, target=friend.pk)
     assert racers(lobby) == [host.pk]
-    assert services.race_join(code=lobby.code, player=friend, process=None, now=later(4)).seat is None
+    assert services.race_join(code=lobby.code, player=friend, now=later(4)).seat is None
     assert racers(lobby) == [host.pk]
 
 
@@ -127,15 +127,17 @@ def test_when_the_host_leaves_during_the_race_the_next_racer_becomes_host(racing
     assert Room.objects.get(pk=racing.pk).host == friend
 
 
-def host_closes_every_socket(room: Room, host, friend, *, friend_connected: bool = True) -> None:
+def host_closes_every_socket(room: Room, host, friend, sockets, *, friend_connected: bool = True) -> None:
     """Both racers' room sockets open; then the host's closes at later(10)."""
     for player in (host, friend) if friend_connected else (host,):
-        services.race_join(code=room.code, player=player, process="a-process", now=later(2))
-    services.race_disconnect(code=room.code, player=host, process="a-process", now=later(10))
+        sockets.open(room, player)
+        services.race_join(code=room.code, player=player, now=later(2))
+    sockets.close(room, host, later(10))
+    services.race_presence(code=room.code, now=later(10))
 
 
-def test_a_host_away_from_the_lobby_hands_the_room_to_a_connected_racer_after_a_while(lobby, host, friend):
-    host_closes_every_socket(lobby, host, friend)
+def test_a_host_away_from_the_lobby_hands_the_room_to_a_connected_racer_after_a_while(lobby, host, friend, sockets):
+    host_closes_every_socket(lobby, host, friend, sockets)
     away = later(10 + HOST_AWAY_SECONDS)
     assert services.race_advance(code=lobby.code, now=away - datetime.timedelta(seconds=1)).kinds == []
     assert Room.objects.get(pk=lobby.pk).host == host  # a reload, or a short drop, keeps the host
@@ -143,24 +145,27 @@ def test_a_host_away_from_the_lobby_hands_the_room_to_a_connected_racer_after_a_
     assert Room.objects.get(pk=lobby.pk).host == friend and racers(lobby) == [host.pk, friend.pk]
 
 
-def test_a_host_who_comes_back_in_time_keeps_the_room(lobby, host, friend):
-    host_closes_every_socket(lobby, host, friend)
-    services.race_join(code=lobby.code, player=host, process="a-process", now=later(20))
+def test_a_host_who_comes_back_in_time_keeps_the_room(lobby, host, friend, sockets):
+    host_closes_every_socket(lobby, host, friend, sockets)
+    sockets.open(lobby, host, "reloaded")
+    services.race_join(code=lobby.code, player=host, now=later(20))
     services.race_advance(code=lobby.code, now=later(10 + HOST_AWAY_SECONDS + 60))
     assert Room.objects.get(pk=lobby.pk).host == host
 
 
-def test_a_host_away_keeps_the_room_while_no_other_racer_is_connected(lobby, host, friend):
-    host_closes_every_socket(lobby, host, friend, friend_connected=False)
+def test_a_host_away_keeps_the_room_while_no_other_racer_is_connected(lobby, host, friend, sockets):
+    host_closes_every_socket(lobby, host, friend, sockets, friend_connected=False)
     services.race_advance(code=lobby.code, now=later(10 + HOST_AWAY_SECONDS + 60))
     assert Room.objects.get(pk=lobby.pk).host == host
 
 
-def test_a_racer_away_from_the_lobby_does_not_hold_up_the_start(room, host, friend):
-    services.race_join(code=room.code, player=friend, process="a-process", now=later(2))  # not ready
+def test_a_racer_away_from_the_lobby_does_not_hold_up_the_start(room, host, friend, sockets):
+    sockets.open(room, friend)
+    services.race_join(code=room.code, player=friend, now=later(2))  # not ready
     with pytest.raises(NotEnoughReady):
         services.race_start(code=room.code, player=host, now=later(3))
-    services.race_disconnect(code=room.code, player=friend, process="a-process", now=later(4))
+    sockets.close(room, friend, later(4))
+    services.race_presence(code=room.code, now=later(4))
     assert "countdown" in services.race_start(code=room.code, player=host, now=later(5)).kinds
     assert racers(room) == [host.pk]  # the friend watches this round
 
@@ -172,53 +177,46 @@ def connected(room: Room) -> dict[int, bool]:
     }
 
 
-SILENT = datetime.timedelta(seconds=20)
+def test_a_killed_process_s_sockets_leave_their_seats_by_expiry_and_its_host_hands_the_room_over(
+    lobby, host, friend, sockets
+):
+    """A process killed with sockets open (kill -9, a lost machine) never says they closed: their presence
+    expires, and the next look (any process's relay, a join) stores them as away since then."""
+    sockets.open(lobby, friend)
+    sockets.open(lobby, host)
+    services.race_join(code=lobby.code, player=host, now=later(2))
+    assert connected(lobby) == {host.pk: True, friend.pk: True}
+    sockets.close(lobby, host, later(8))  # its entry expires, unrenewed
+
+    news = services.race_presence(code=lobby.code, now=later(12))
+
+    assert news.kinds == ["changed"] and connected(lobby) == {host.pk: False, friend.pk: True}
+    assert services.race_presence(code=lobby.code, now=later(13)).kinds == []  # every process may ask
+    assert services.race_advance(code=lobby.code, now=later(8 + HOST_AWAY_SECONDS)).kinds == ["changed"]
+    assert Room.objects.get(pk=lobby.pk).host == friend  # away since its entry expired
 
 
-def test_a_killed_process_s_sockets_come_off_their_seats_and_its_host_hands_the_room_over(lobby, host, friend):
-    """A process killed with sockets open (kill -9, a lost machine) never counts them off: once it has been
-    silent long enough, a live process does, and the room goes on as if they had closed."""
-    services.race_join(code=lobby.code, player=host, process="killed", now=later(2))
-    services.race_join(code=lobby.code, player=friend, process="alive", now=later(2))
-    services.race_process_beat(process="alive", now=later(30))
-
-    assert services.race_dead_processes_sweep(now=later(2) + SILENT, silent_for=SILENT) == []  # not yet silent
-    [news] = services.race_dead_processes_sweep(now=later(30), silent_for=SILENT)
-
-    assert news.code == lobby.code and news.kinds == ["changed"]
-    assert connected(lobby) == {host.pk: False, friend.pk: True}
-    assert services.race_advance(code=lobby.code, now=later(2 + HOST_AWAY_SECONDS)).kinds == ["changed"]
-    assert Room.objects.get(pk=lobby.pk).host == friend  # away since the killed process was last seen
-
-
-def test_a_socket_a_sweep_took_off_its_seat_is_not_counted_off_again(lobby, host):
-    """A process taken for dead that was only slow: its late count-offs must not take other sockets' counts."""
-    services.race_join(code=lobby.code, player=host, process="slow", now=later(2))
-    services.race_join(code=lobby.code, player=host, process="alive", now=later(2))
-    services.race_process_beat(process="alive", now=later(30))
-    services.race_dead_processes_sweep(now=later(30), silent_for=SILENT)
-
-    services.race_disconnect(code=lobby.code, player=host, process="slow", now=later(31))
-
+def test_a_racer_with_two_sockets_stays_connected_while_one_is_open(lobby, host, sockets):
+    sockets.open(lobby, host, "one")
+    sockets.open(lobby, host, "two")
+    services.race_join(code=lobby.code, player=host, now=later(2))
+    sockets.close(lobby, host, later(3), "one")
+    services.race_presence(code=lobby.code, now=later(3))
     assert connected(lobby)[host.pk] is True
-    assert services.race_process_beat(process="slow", now=later(32)) is False  # it must reopen its sockets
-    assert services.race_process_beat(process="alive", now=later(32)) is True
-    services.race_disconnect(code=lobby.code, player=host, process="alive", now=later(33))
-    services.race_join(code=lobby.code, player=host, process="slow", now=later(34))  # reopened: counts again
-    assert services.race_dead_processes_sweep(now=later(40), silent_for=SILENT) == []
-    assert connected(lobby)[host.pk] is True
+    sockets.close(lobby, host, later(4), "two")
+    services.race_presence(code=lobby.code, now=later(4))
+    assert connected(lobby)[host.pk] is False
 
 
-def test_a_racer_who_leaves_on_a_socket_no_longer_counts_it(racing, host, friend):
-    services.race_join(code=racing.code, player=friend, process="a-process", now=later(2))
-    services.race_leave(code=racing.code, player=friend, now=later(20), process="a-process")
-    services.race_process_beat(process="other", now=later(60))
-    assert services.race_dead_processes_sweep(now=later(60), silent_for=SILENT) == []  # nothing left to count off
-    assert Racer.objects.get(room=racing, player=friend).sockets == 0
+def test_a_racer_who_leaves_shows_as_gone_not_connected(racing, host, friend, sockets):
+    sockets.open(racing, friend)
+    services.race_join(code=racing.code, player=friend, now=later(2))
+    services.race_leave(code=racing.code, player=friend, now=later(20))
+    assert Racer.objects.get(room=racing, player=friend).connected is False
 
 
-def test_a_host_away_during_the_race_keeps_it_until_the_race_is_over(racing, host, friend):
-    host_closes_every_socket(racing, host, friend)
+def test_a_host_away_during_the_race_keeps_it_until_the_race_is_over(racing, host, friend, sockets):
+    host_closes_every_socket(racing, host, friend, sockets)
     services.race_advance(code=racing.code, now=later(10 + HOST_AWAY_SECONDS))
     assert Room.objects.get(pk=racing.pk).host == host
 

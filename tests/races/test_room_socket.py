@@ -17,11 +17,14 @@ from django.utils import timezone
 
 from accordion_site.asgi import application
 from accounts.models import Player
-from games import protocol as game_protocol
 from games.models import Game
-from games.races import consumers, selectors, services
+from games.races import selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from realtime import presence
+from realtime import protocol as realtime_protocol
+from realtime.consumer import FLOOD_STRIKES
+from realtime.protocol import MessageRate
 from tests.conftest import player_client
 from tests.games.sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
 
@@ -256,7 +259,7 @@ async def test_a_move_or_an_undo_sent_to_the_room_after_the_start_belongs_on_the
 async def test_a_full_room_lets_the_ninth_watch_and_refuses_a_ghost_as_room_full(live_room, host, friend):
     for index in range(MAX_RACERS - 1):
         seated = await Player.objects.acreate(nickname=f"Racer {index}")
-        await sync_to_async(services.race_join)(code=live_room.code, player=seated, process=None, now=timezone.now())
+        await sync_to_async(services.race_join)(code=live_room.code, player=seated, now=timezone.now())
     # Coming into a full room is no refusal, on the socket or through the API: the latecomer watches.
     ninth = await Player.objects.acreate(nickname="Ninth")
     ninth_socket = await room_socket(live_room.code, ninth)
@@ -276,16 +279,15 @@ async def test_a_full_room_lets_the_ninth_watch_and_refuses_a_ghost_as_room_full
 
 
 async def test_a_flooding_room_socket_is_told_to_slow_down_then_closed(live_room, host, monkeypatch):
-    monkeypatch.setattr(game_protocol, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
-    monkeypatch.setattr(consumers, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    monkeypatch.setattr(realtime_protocol, "MessageRate", functools.partial(MessageRate, per_second=1e-9))
     socket = await room_socket(live_room.code, host)
     await until(socket, "room")
-    for _ in range(game_protocol.MESSAGE_BURST):
+    for _ in range(realtime_protocol.MESSAGE_BURST):
         await socket.send_to(text_data="junk")
         assert (await until(socket, "reject"))["code"] == "bad_message"
     await socket.send_to(text_data="junk")
     assert (await until(socket, "reject"))["code"] == "rate_limited"
-    for _ in range(consumers.FLOOD_STRIKES):
+    for _ in range(FLOOD_STRIKES):
         await socket.send_to(text_data="junk")
     while (output := await socket.receive_output(timeout=2))["type"] != "websocket.close":
         assert json.loads(output["text"])["code"] == "rate_limited"
@@ -370,45 +372,26 @@ async def test_a_ghost_races_live_at_its_own_pace(host, friend, quick_countdown,
     await close(socket)
 
 
-async def test_a_room_socket_closed_in_a_database_outage_is_counted_off_at_the_process_s_next_beat(
-    live_room, host, friend, settings, monkeypatch
+async def test_a_room_socket_closed_in_a_database_outage_is_stored_as_away_once_the_database_is_back(
+    live_room, host, friend, monkeypatch
 ):
-    settings.RACE_PROCESS_BEAT_S = 0.05
+    monkeypatch.setattr(presence, "REFRESH_S", 0.05)
     host_socket = await room_socket(live_room.code, host)
     friend_socket = await room_socket(live_room.code, friend)
     await room_until(host_socket, lambda room: racer(room, friend).get("connected") is True)
-    count_off = services.race_disconnect
+    store_presence = services.race_presence
 
     def outage_once(**kwargs: Any) -> services.RoomNews:
-        monkeypatch.setattr(services, "race_disconnect", count_off)  # the database is back for the next try
+        monkeypatch.setattr(services, "race_presence", store_presence)  # the database is back for the next try
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(services, "race_disconnect", outage_once)
+    monkeypatch.setattr(services, "race_presence", outage_once)
     await friend_socket.disconnect()
 
     # Without the retry the friend would show as connected for good, and hold up a start that waits for them.
     room = await room_until(host_socket, lambda room: racer(room, friend).get("connected") is False)
     assert room["state"] == "lobby"
     await close(host_socket)
-
-
-async def test_a_process_taken_for_dead_while_alive_closes_its_counted_sockets_so_that_they_count_again(
-    live_room, host, settings
-):
-    """Its beats could not reach the database for a while, and another process took its sockets off their
-    seats: they are closed with 3503 (try again), and count again as the clients reopen them."""
-    settings.RACE_PROCESS_BEAT_S = 0.05
-    host_socket = await room_socket(live_room.code, host)
-    await until(host_socket, "room")
-    later = timezone.now() + datetime.timedelta(hours=1)
-    await sync_to_async(services.race_dead_processes_sweep)(now=later, silent_for=datetime.timedelta(seconds=20))
-
-    while (output := await host_socket.receive_output(timeout=3))["type"] != "websocket.close":
-        pass
-    assert output["code"] == 3503
-    again = await room_socket(live_room.code, host)
-    assert racer(await until(again, "room"), host)["connected"] is True
-    await close(again)
 
 
 async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_refused_and_hear_none_of_it(
@@ -448,3 +431,17 @@ async def test_sockets_open_before_the_host_picks_a_ghost_of_todays_daily_are_re
     for socket in (visitor, watcher):
         assert await socket.receive_nothing(timeout=0.5)
     await close(host_socket, visitor, watcher)
+
+
+async def test_a_room_socket_resuming_at_the_room_s_version_is_not_sent_the_room_again(live_room):
+    """A visitor watching the lobby reconnects: with the version it has, nothing is sent again."""
+    first = await room_socket(live_room.code, None)
+    room = await until(first, "room")
+    await close(first)
+
+    resumed = await room_socket(live_room.code, None, v=room["version"])
+    assert (await resumed.receive_json_from())["t"] == "welcome"
+    assert await resumed.receive_nothing(timeout=0.3)  # nothing changed since: nothing to send
+    behind = await room_socket(live_room.code, None, v=room["version"] - 1)
+    assert (await until(behind, "room"))["version"] >= room["version"]
+    await close(resumed, behind)

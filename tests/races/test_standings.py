@@ -46,7 +46,7 @@ def standings(room: Room) -> list[dict[str, Any]]:
 def four_racing(lobby: Room, host: Player, third: Player) -> tuple[Room, list[Player]]:
     fourth = Player.objects.create(nickname="Fourth")
     for player in (third, fourth):
-        services.race_join(code=lobby.code, player=player, process=None, now=later(1))
+        services.race_join(code=lobby.code, player=player, now=later(1))
         services.race_ready(code=lobby.code, player=player, ready=True)
     services.race_start(code=lobby.code, player=host, now=later(3))
     services.race_advance(code=lobby.code, now=START)

@@ -16,7 +16,8 @@ from accounts.models import Player
 from games import services
 from games.errors import SolverBusy
 from games.models import Game
-from games.watching import audience, badge, crowd, live
+from games.watching import audience, badge, live
+from realtime import presence
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ def move(player, winning_game) -> Callable[[Game, int], Coroutine[Any, Any, Game
 @pytest.fixture
 def quick_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Watcher counts written as soon as they change."""
-    monkeypatch.setattr(crowd, "FLUSH_S", 0.05)
+    monkeypatch.setattr(presence, "FLUSH_S", 0.02)
 
 
 @pytest.fixture

@@ -7,76 +7,21 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
-from collections.abc import Iterator
 
 import pytest
-import redis
 from django.conf import settings
 
 from games import events
-from games.hub import running_hub
 from games.watching.consumers import WatchConsumer
-from games.watching.crowd import RedisCrowdStore, crowd_totals
+from games.watching.crowd import crowd_totals
 from games.watching.runtime import watching as watching_runtime
+from realtime.bus import running_bus
+from realtime.presence import presence
 
 from ..sockets import game_socket
 from .sockets import CONNECT_S, count_heard, counted, heard, last_count, watching
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_counts")]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def redis_client(redis_url: str) -> redis.Redis:
-    return redis.Redis.from_url(redis_url)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def two_processes(redis_client: redis.Redis, clock: Clock) -> Iterator[list[RedisCrowdStore]]:
-    stores = [RedisCrowdStore(redis_client, prefix="test-crowd", process=name, clock=clock) for name in ("one", "two")]
-    yield stores
-    for store in stores:
-        store.forget()
-
-
-def test_counts_from_two_processes_add_up(two_processes):
-    one, two = two_processes
-    one.write({17: 3, 18: 1})
-    two.write({17: 2})
-
-    assert one.totals([17, 18, 19]) == {17: 5, 18: 1, 19: 0}
-
-
-def test_a_process_that_stops_renewing_stops_counting(two_processes, clock):
-    one, two = two_processes
-    one.write({17: 3})
-    two.write({17: 2})
-    clock.now += 20
-    two.write({17: 2})  # two's heartbeat
-
-    clock.now += 20  # past one's expiry, not two's
-
-    assert two.totals([17]) == {17: 2}
-
-
-def test_a_count_of_zero_leaves_nothing_behind(two_processes, redis_client):
-    one, _ = two_processes
-    one.write({17: 3})
-    one.write({17: 0})
-
-    assert redis_client.hgetall(one.counts_key("one")) == {}
 
 
 async def test_the_player_hears_when_someone_starts_and_stops_watching(playing_game, player, watcher):
@@ -143,25 +88,26 @@ async def test_a_thousand_watchers_leaving_at_once_leave_nothing_behind(playing_
     await count_heard(tab, 0, timeout=30)
     runtime = await watching_runtime()
     await asyncio.gather(*runtime.closing)
-    assert runtime.audiences == {} and runtime.crowd.local == {}
+    assert runtime.audiences == {} and (await presence()).entries == {}
     assert crowd_totals([playing_game.pk]) == {playing_game.pk: 0}
-    hub = running_hub()
-    assert hub is not None and set(hub.followers) == {playing_game.pk} and len(hub.followers[playing_game.pk]) == 1
-    assert subscribed_to(hub, events.group_name(playing_game.pk))  # the player's tab still follows the game
+    bus = running_bus()
+    group = events.group_name(playing_game.pk)
+    assert bus is not None and set(bus.listeners) - {"presence"} == {group} and bus.following(group) == 1
+    assert subscribed_to(bus, group)  # the player's tab still follows the game
     del sockets
     gc.collect()
     assert not [thing for thing in gc.get_objects() if type(thing) is WatchConsumer]
     await tab.disconnect()
-    assert hub.followers == {}
-    assert not subscribed_to(hub, events.group_name(playing_game.pk))
+    assert set(bus.listeners) == {"presence"}
+    assert not subscribed_to(bus, group)
 
 
-def subscribed_to(hub, group: str) -> bool:
-    """Whether this process's hub still belongs to the channel-layer group."""
+def subscribed_to(bus, group: str) -> bool:
+    """Whether this process's bus still belongs to the channel-layer group."""
     if settings.REDIS_URL:  # the pub/sub layer keeps the groups this process subscribed to
-        layer = hub.layer._get_layer()
+        layer = bus.layer._get_layer()
         return layer._get_group_channel_name(group) in layer.groups
-    return group in hub.layer.groups
+    return group in bus.layer.groups
 
 
 async def test_a_watchers_first_count_includes_itself_once_the_count_is_written(playing_game, watcher):

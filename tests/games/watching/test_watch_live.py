@@ -4,6 +4,7 @@ interesting first, updated at most once a tick; and a player's "let others watch
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -13,8 +14,10 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games import services
+from games.events import group_name
 from games.models import Game
-from games.watching.crowd import crowd_store
+from games.watching.crowd import WATCHER
+from realtime import presence
 
 from ..sockets import refusal
 from .sockets import HEAR_S, heard, live_socket, watch_socket
@@ -35,9 +38,16 @@ def start(winning_game) -> Callable[..., Game]:
 @pytest.fixture
 def watchers_of() -> Iterator[Callable[[dict[int, int]], None]]:
     """Set how many watch each game, as another server process would count them."""
-    store = crowd_store(process="another")
-    yield store.write
-    store.forget()
+    written: list[tuple[str, str]] = []
+
+    def write(counts: dict[int, int]) -> None:
+        for game, count in counts.items():
+            key = (group_name(game), WATCHER)
+            written.append(key)
+            presence.store().write({key: {f"another.{n}": time.time() + 60 for n in range(count)}})
+
+    yield write
+    presence.store().write({key: {f"another.{n}": 0.0 for n in range(100)} for key in written})
 
 
 def live(client: Client) -> dict:

@@ -14,11 +14,11 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from accounts.models import Player
-from games import protocol as game_protocol
 from games import services
-from games.consumers import FLOOD_STRIKES
 from games.models import Game
-from games.watching import consumers
+from realtime import protocol as realtime_protocol
+from realtime.consumer import FLOOD_STRIKES
+from realtime.protocol import MessageRate
 
 from ..sockets import game_socket, refusal
 from .sockets import HEAR_S, heard, watch_socket, watching
@@ -113,9 +113,9 @@ async def test_a_watcher_who_floods_is_told_to_slow_down_then_closed_with_4429(
     playing_game, watcher, monkeypatch, caplog
 ):
     # Refill so slowly that the test's own pace cannot earn a message back.
-    monkeypatch.setattr(consumers, "MessageRate", functools.partial(game_protocol.MessageRate, per_second=1e-9))
+    monkeypatch.setattr(realtime_protocol, "MessageRate", functools.partial(MessageRate, per_second=1e-9))
     socket = await watching(playing_game, watcher)
-    for _ in range(game_protocol.MESSAGE_BURST):
+    for _ in range(realtime_protocol.MESSAGE_BURST):
         await socket.send_to(text_data="junk")
         assert (await heard(socket, "reject"))["code"] == "read_only"
     await socket.send_to(text_data="junk")

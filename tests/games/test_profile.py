@@ -7,8 +7,8 @@ import datetime
 import pytest
 from django.test import Client
 
-from accounts.selectors import daily_streaks, player_profile
 from games.models import Game
+from games.profiles import daily_streaks, player_profile
 
 pytestmark = pytest.mark.django_db
 

@@ -1,11 +1,10 @@
-"""Sending in batches through the channel layer (accordion_site/channel_layers.py), and the event
-publisher that uses it (games/events.py): what goes out in one round trip arrives, in order, at every
+"""Sending in batches through the channel layer (realtime/channel_layers.py), and the bus's
+publisher that uses it (realtime/bus.py): what goes out in one round trip arrives, in order, at every
 process that follows the group; a failed batch is logged by name and publishing goes on."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 from typing import Any
@@ -13,8 +12,10 @@ from typing import Any
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from accordion_site.channel_layers import BatchingPubSubChannelLayer, group_send_many
 from games import events
+from realtime import bus as bus_module
+from realtime.bus import bus
+from realtime.channel_layers import BatchingPubSubChannelLayer, group_send_many
 
 MESSAGES = 300
 
@@ -54,15 +55,11 @@ async def test_without_redis_the_messages_go_one_by_one_in_order() -> None:
 
 
 async def stop_publisher() -> None:
-    task = events.stop_publisher()
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    await bus().stop()
 
 
 def event(game: int, v: int) -> events.GameEventOut:
-    return events.GameEventOut(game=game, v=v, kind="move", frame=f'{{"t": "event", "v": {v}}}')
+    return events.GameEventOut(game=game, v=v, kind="move", frame=f'{{"t": "event", "v": {v}}}', data={})
 
 
 async def test_events_committed_faster_than_one_round_trip_each_all_arrive_in_order(
@@ -72,7 +69,7 @@ async def test_events_committed_faster_than_one_round_trip_each_all_arrive_in_or
     they queue and go out in batches, none lost, each game's in version order."""
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "accordion_site.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-publisher"},
         }
     }
@@ -80,7 +77,7 @@ async def test_events_committed_faster_than_one_round_trip_each_all_arrive_in_or
     channel = await follower.new_channel()
     for game in (1, 2):
         await follower.group_add(events.group_name(game), channel)
-    events.start_publisher(asyncio.get_running_loop())
+    bus()
 
     def commit_events() -> None:
         for v in range(1, MESSAGES + 1):
@@ -97,7 +94,7 @@ async def test_events_committed_faster_than_one_round_trip_each_all_arrive_in_or
 
     assert sorted(m["v"] for m in received) == list(range(1, MESSAGES + 1))
     for game in (1, 2):
-        versions = [m["v"] for m in received if m["game"] == game]
+        versions = [m["v"] for m in received if m["group"] == events.group_name(game)]
         assert versions == sorted(versions)
 
 
@@ -108,15 +105,15 @@ async def test_a_batch_that_cannot_be_sent_is_logged_by_name_and_the_next_one_go
     sent: list[int] = []
     failing = True
 
-    async def send_or_fail(layer: Any, batch: list[events.GameEventOut]) -> None:
+    async def send_or_fail(layer: Any, batch: list[bus_module.Message]) -> None:
         if failing:
             raise ConnectionError("Redis is away")
         sent.extend(e.v for e in batch)
 
-    events.start_publisher(asyncio.get_running_loop())
+    bus()
     try:
-        with pytest.MonkeyPatch.context() as patch, caplog.at_level(logging.ERROR, logger="games.events"):
-            patch.setattr(events, "send_to_layer", send_or_fail)
+        with pytest.MonkeyPatch.context() as patch, caplog.at_level(logging.ERROR, logger="realtime.bus"):
+            patch.setattr(bus_module, "send", send_or_fail)
             events.publish(event(7, 3))
             await asyncio.sleep(0.05)
             failing = False
@@ -125,7 +122,7 @@ async def test_a_batch_that_cannot_be_sent_is_logged_by_name_and_the_next_one_go
     finally:
         await stop_publisher()
 
-    assert "events could not be published: game 7 v3" in caplog.text
+    assert "could not be published: game.7 event v3" in caplog.text
     assert sent == [4]
 
 
@@ -135,11 +132,11 @@ async def test_the_publisher_stops_when_cancelled_mid_send_whatever_the_library_
 ) -> None:
     """As redis-py can when giving a connection back fails while a cancel is on its way up: an error
     replaces the CancelledError (or nothing is raised at all). The publisher must still end, or
-    `Hub.stop` waits for it forever."""
+    `Bus.stop` waits for it forever."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     sending = asyncio.Event()
 
-    async def send_then_fail_on_cancel(layer: Any, batch: list[events.GameEventOut]) -> None:
+    async def send_then_fail_on_cancel(layer: Any, batch: list[bus_module.Message]) -> None:
         sending.set()
         try:
             await asyncio.Event().wait()  # a publish that has not been answered yet
@@ -147,13 +144,11 @@ async def test_the_publisher_stops_when_cancelled_mid_send_whatever_the_library_
             if cancel_becomes == "an error":
                 raise ValueError("the connection is not in the pool") from None
 
-    events.start_publisher(asyncio.get_running_loop())
+    task = bus().publisher
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(events, "send_to_layer", send_then_fail_on_cancel)
+        patch.setattr(bus_module, "send", send_then_fail_on_cancel)
         events.publish(event(7, 3))
         await asyncio.wait_for(sending.wait(), timeout=5)
-        task = events.stop_publisher()
-        assert task is not None
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(task, timeout=5)

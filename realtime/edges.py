@@ -12,13 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
 
-from autobahn.exception import Disconnected
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 
-from .errors import OUTAGES
-from .tasks import raise_if_stopping
+from accordion_site.errors import OUTAGES
 
 logger = logging.getLogger(__name__)
 
@@ -29,63 +26,12 @@ ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[Any]]
 # reconnect, so it is 3503 (as HTTP's 503).
 CLOSE_TRY_AGAIN = 3503
 CLOSE_SERVER_ERROR = 1011
+CLOSE_NOT_ALLOWED = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4429
 CLOSE_NO_SUCH_SOCKET = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 UNAVAILABLE = "the service is briefly unavailable: try again"
-
-
-async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: object) -> None:
-    """Await one socket's copy of a message that many sockets get. A socket that is closing (autobahn's
-    `Disconnected`: its close has begun, its disconnect is still on the way and will take it out) is
-    skipped quietly; any other failure is logged, naming the message by `what` and `args`, and never
-    keeps the message from the other sockets."""
-    try:
-        await delivery
-    except Disconnected:
-        pass
-    except Exception:
-        raise_if_stopping()
-        logger.exception(what + " was not delivered to a socket", *args)
-
-
-class SiteSocket(AsyncWebsocketConsumer):
-    """The base of the site's consumers: a frame written after the client has begun to close (autobahn
-    raises `Disconnected` until Daphne's disconnect message arrives) is dropped quietly, as there is no
-    one left to read it. Without this, a player who closed the tab while a move was being stored ended
-    the consumer with an ERROR and a traceback, before its disconnect could take it out of the hub.
-
-    A consumer that fails (an outage half-way through its handshake or a message, which OutageGuard
-    answers with 3503) gets no disconnect from Channels: it runs its own before the failure goes on.
-    Without it the socket stayed for good in what it had joined: a game's followers, a room's relay, and
-    its racer's open sockets (shown as `connected` long after the racer left)."""
-
-    disconnect_began = False
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        except Exception as failure:
-            if not self.disconnect_began:
-                self.disconnect_began = True
-                # The close the client sees: OutageGuard's "try again later", or Daphne's server error.
-                code = CLOSE_TRY_AGAIN if isinstance(failure, OUTAGES) else CLOSE_SERVER_ERROR
-                try:
-                    await self.disconnect(code)
-                except Exception as error:
-                    logger.warning(
-                        "socket %s: could not leave what it joined after a failure: %r", scope.get("path"), error
-                    )
-            raise
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        self.disconnect_began = True
-        await super().websocket_disconnect(message)
-
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
-        try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-        except Disconnected:
-            return  # its disconnect is on the way (no contextlib.suppress: this runs for every frame)
 
 
 class SiteOriginValidator(OriginValidator):

@@ -1,0 +1,14 @@
+"""The real-time layer every live feature (games, races, watching) uses: the process's bus
+(bus.py), the consumer base and its conventions (consumer.py), the wire's shared parts and declared
+outgoing messages (protocol.py), presence (presence.py), the socket edges (edges.py), and the
+platform adaptations, each there for one reason:
+
+- loop_db.py: a plain socket move is one statement sent from the event loop itself, because a hop to a
+  database thread and back cost as much CPU as the rest of the move;
+- channel_layers.py: many group messages go to Redis in one round trip, because one PUBLISH per round
+  trip capped the events a busy process could publish;
+- daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
+  answer, because Daphne buffered whole bodies and cut slow closes to 1006;
+- collection.py: start-up objects are frozen and the collector runs less often, because CPython's
+  defaults paused every socket of a busy process for a quarter of a second several times a minute.
+"""
