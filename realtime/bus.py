@@ -12,7 +12,6 @@ one registry per event loop, which in a Daphne process means one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import weakref
@@ -25,7 +24,7 @@ from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
 
 from accordion_site.errors import OUTAGES, log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from accordion_site.tasks import raise_if_stopping, stop_task
 
 from .channel_layers import group_send_many
 from .loop_db import close_loop_connections
@@ -167,9 +166,7 @@ class Bus:
                 _current = None
         for task in (self.reader, self.publisher):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await stop_task(task)
         await close_loop_connections()
 
     async def _read(self, channel: str) -> None:

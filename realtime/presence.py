@@ -28,7 +28,7 @@ import redis
 from django.conf import settings
 
 from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from accordion_site.tasks import raise_if_stopping, stop_task
 
 from .bus import Bus, Message, bus
 
@@ -170,8 +170,7 @@ class Presence:
 
     async def stop(self) -> None:
         for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+            await stop_task(task)
         for entry in list(self.entries):
             self.leave(entry)
         try:

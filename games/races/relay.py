@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import logging
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from django.utils import timezone
 
 from accordion_site.db import db_call
+from accordion_site.tasks import stop_task
 from games import events
 from games.models import Game
 from realtime.bus import Bus, Listener, Message, bus
@@ -83,9 +83,7 @@ class RoomRelay:
         running = [task for _, task in self.tasks.values()]
         self.tasks.clear()
         for task in running:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
         await self._unfollow_all()
 
     # --- internals ---

@@ -11,11 +11,11 @@ audience: they get every event at once (games/consumers.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from accordion_site.tasks import stop_task
 from games import events
 from games.models import GameEvent
 from realtime.bus import Message, deliver_to_one_of_many
@@ -128,6 +128,4 @@ class Audience:
             self.timer.cancel()
             self.timer = None
         if self.flushing is not None:
-            self.flushing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.flushing
+            await stop_task(self.flushing)

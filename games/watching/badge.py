@@ -20,7 +20,6 @@ has no other watcher (games/withheld.py), so no badge ever speaks of the day's d
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 
@@ -29,7 +28,7 @@ from django.core.cache import cache
 
 from accordion_site.db import db_call
 from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from accordion_site.tasks import raise_if_stopping, stop_task
 from games import events
 from games.engine import analysis
 from games.errors import SolverBusy
@@ -126,9 +125,7 @@ class Badge:
 
     async def stop(self) -> None:
         if self.worker is not None:
-            self.worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.worker
+            await stop_task(self.worker)
         for game_id in list(self.leases):
             await self.forget(game_id)
 

@@ -10,7 +10,6 @@ whether one or a thousand people keep it open. A socket that arrives gets the wh
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any, Protocol
 
@@ -18,7 +17,7 @@ from django.utils import timezone
 
 from accordion_site.db import db_call
 from accordion_site.errors import log_background_failure
-from accordion_site.tasks import raise_if_stopping
+from accordion_site.tasks import raise_if_stopping, stop_task
 from realtime.bus import deliver_to_one_of_many
 
 from . import protocol
@@ -73,9 +72,7 @@ class LiveBoard:
         task, self.task = self.task, None
         self.entries = None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
 
     async def _run(self) -> None:
         while True:
