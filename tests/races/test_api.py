@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Player
+from games.engine import checked_deal_code
 from games.races import services
 from games.races.models import Room
 from tests.api_client import post
@@ -75,7 +76,9 @@ def test_after_the_start_the_room_shows_the_deal(host, winning_game):
     services.race_start(code=room.code, player=host, now=timezone.now() - datetime.timedelta(seconds=10))
     answer = Client().get(f"/api/races/{room.code}").json()  # a read acts on the start that is due
     assert answer["state"] == "racing" and answer["deal"] == winning_game["deal"]
-    assert answer["deal_code"] == winning_game["deal_code"] and answer["racers"][0]["game"] is not None
+    # The code as it is shared, with its check symbol (docs/rules.md), so a typo in it is caught.
+    assert answer["deal_code"] == checked_deal_code(winning_game["deal_code"])
+    assert answer["racers"][0]["game"] is not None
 
 
 def test_a_friend_joins_through_the_api_and_a_latecomer_watches(racing, third):
