@@ -202,6 +202,18 @@ def test_a_keyboard_only_player_wins_a_whole_game(page: Page) -> None:
     expect(page.get_by_test_id("final-score")).to_have_text(re.compile(r"^\d+$"))
 
 
+# A key as a Persian keyboard layout sends it: the character of that script, in the Latin key's place.
+PERSIAN_KEY = "key => document.dispatchEvent(new KeyboardEvent('keydown', {...key, bubbles: true, cancelable: true}))"
+
+
+def test_the_shortcuts_work_on_a_persian_keyboard_layout(page: Page) -> None:
+    start_code_game(page, WINNING_GAME["deal_code"])
+    play_any_move(page)
+    expect(page.locator(PILE)).to_have_count(51)
+    page.evaluate(PERSIAN_KEY, {"key": "ع", "code": "KeyU"})  # U: undo
+    expect(page.locator(PILE)).to_have_count(52)
+
+
 def test_the_row_of_piles_is_a_single_tab_stop(page: Page) -> None:
     start_code_game(page, WINNING_GAME["deal_code"])
     pile(page, 3).focus()

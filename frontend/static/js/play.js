@@ -56,6 +56,16 @@ function keyboardAtHand() {
   return window.matchMedia?.("(any-pointer: fine)").matches ?? false;
 }
 
+/** The key as the shortcuts name it ("u", "z", "1"…). A Latin layout's own letter or digit is taken as
+ * typed (Z on an AZERTY keyboard is Z); another script's (a Persian layout sends "ع" for U and "۱" for 1)
+ * is read from the key's place on the keyboard. */
+function shortcutKey(event) {
+  const key = event.key.toLowerCase();
+  if (/^[a-z0-9]$/.test(key)) return key;
+  const place = /^(?:Key([A-Z])|Digit(\d)|Numpad(\d))$/.exec(event.code ?? "");
+  return place ? (place[1] ?? place[2] ?? place[3]).toLowerCase() : key;
+}
+
 function typing(event) {
   return Boolean(event.target.closest?.("input, textarea, select"));
 }
@@ -311,7 +321,7 @@ export class PlayController {
   // Escape drops the pick. A page that took a key first (preventDefault) has it.
   onKey(event) {
     if (event.defaultPrevented || typing(event)) return;
-    const key = event.key.toLowerCase();
+    const key = shortcutKey(event);
     if (event.key === "Escape" && this.selected !== null) {
       this.clearSelection();
       this.render();
