@@ -9,38 +9,36 @@ process, with its own error pages; DEBUG=1 (`make dev`) adds Django's debug page
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import dj_database_url
+import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+# Every variable is read through django-environ, and docs/deploy.md's table lists each one with its
+# default (tests/site/test_settings_table.py keeps the two in step). A value that starts with `$` names
+# another variable (django-environ's proxy); `\$` is a literal `$`.
+env = environ.Env()
+env.escape_proxy = True
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
+    """A comma-separated list, each item trimmed, empty items dropped."""
+    return [item.strip() for item in env.list(name, default=default) if item.strip()]
 
 
 # Django's debug pages (a traceback, the URL patterns) instead of the site's own error pages: only when a
 # developer asks for them.
-DEBUG = env_bool("DEBUG", False)
+DEBUG = env.bool("DEBUG", default=False)
 # This machine, for development: a fixed SECRET_KEY, a derived DAILY_SECRET, loopback hosts, plain HTTP,
 # static files served from their sources.
-DEVELOPMENT = DEBUG or env_bool("DEVELOPMENT", False)
+DEVELOPMENT = DEBUG or env.bool("DEVELOPMENT", default=False)
 
 _DEVELOPMENT_SECRET_KEY = "development-only-secret-key-never-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEVELOPMENT_SECRET_KEY if DEVELOPMENT else "")
+SECRET_KEY = env.str("SECRET_KEY", default=_DEVELOPMENT_SECRET_KEY if DEVELOPMENT else "")
 # deploy/accordion-live.env.example's placeholders start so: a copied example must not run as is.
 _PLACEHOLDER = "change-me"
 if not DEVELOPMENT and (
@@ -123,17 +121,17 @@ TEMPLATES = [
 # automatic collection off).
 _gc_thresholds = env_list("GC_THRESHOLDS", ["50000", "20", "100"])
 if len(_gc_thresholds) != 3 or not all(number.isdigit() for number in _gc_thresholds):
-    raise ImproperlyConfigured(f"GC_THRESHOLDS takes three whole numbers, not {os.environ.get('GC_THRESHOLDS')!r}")
+    raise ImproperlyConfigured(f"GC_THRESHOLDS takes three whole numbers, not {','.join(_gc_thresholds)!r}")
 GC_THRESHOLDS = tuple(int(number) for number in _gc_thresholds)
 
-DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+DATABASES = {"default": dj_database_url.parse(env.str("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 # Socket consumers run their database work on this many threads per process (accordion_site/db.py),
 # concurrently, instead of on Channels' one shared thread.
-DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
+DATABASE_THREADS = env.int("DATABASE_THREADS", default=8)
 # A plain socket move is one statement sent from the event loop itself, on at most this many connections
 # per process kept for it (realtime/loop_db.py, PostgreSQL only); when all are busy, the database
 # threads take the move.
-DATABASE_LOOP_CONNECTIONS = int(os.environ.get("DATABASE_LOOP_CONNECTIONS", "16"))
+DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", default=16)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, whose pool checks each connection as it hands it out, so that one the server
     # ended (a PostgreSQL restart, a failover) is replaced instead of failing a request.
@@ -143,35 +141,38 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 2,
-            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", str(DATABASE_THREADS + 4))),
+            "max_size": env.int("DATABASE_POOL_SIZE", default=DATABASE_THREADS + 4),
             # How long a caller waits for a free connection. While the database is away every caller
             # waits this long before its 503 or `unavailable`, so it stays under Daphne's handshake
             # timeout: a socket opened meanwhile is told to try again rather than cut off unanswered.
-            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "3")),
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3),
         },
         # The move's statements (games/store.py) are prepared on each connection from their first use;
         # the rest of the site binds values client-side and prepares nothing. Off
         # (DATABASE_PREPARED_STATEMENTS=false) for a pooler that cannot keep them, such as PgBouncer
         # before 1.21 in transaction mode.
-        "prepare_threshold": 0 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
+        "prepare_threshold": 0 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) else None,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves sockets from several database threads at once. SQLite's deferred
     # transactions fail a writer at once ("database is locked") when two connections that both read
     # try to write; taking the write lock at BEGIN makes the second wait its turn instead, and WAL
-    # lets reads go on meanwhile (docs/architecture.md, "Sockets and the hub").
+    # lets reads go on meanwhile (docs/architecture.md, "Choices and why").
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env.str("REDIS_URL", default="")
+# The channel layer's Redis servers: REDIS_URL's alone. A layer sharded over several servers lists them
+# here (channels_redis spreads the groups over its hosts), each read from a variable of docs/deploy.md's table.
+CHANNEL_LAYER_HOSTS = [{"address": REDIS_URL}] if REDIS_URL else []
 if REDIS_URL:
     # The pub/sub layer is cheaper per delivery and not hit by redis-py 8's socket_timeout race
-    # (channels_redis issue #422, docs/architecture.md); ours adds sending in batches.
+    # (channels_redis issue #422, docs/architecture.md, "Choices and why"); ours adds sending in batches.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
-            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": os.environ.get("CHANNELS_PREFIX", "accordion")},
+            "CONFIG": {"hosts": CHANNEL_LAYER_HOSTS, "prefix": env.str("CHANNELS_PREFIX", default="accordion")},
         }
     }
 else:
@@ -188,54 +189,54 @@ else:
 # workers; at most SOLVER_MAX_JOBS jobs are in flight per web process, and past that callers are told
 # to try again rather than queue. Each player may ask SOLVER_REQUESTS_PER_MINUTE times a minute (the
 # "solver" throttle of games/throttles.py reads it on every request).
-SOLVER_WORKERS = int(os.environ.get("SOLVER_WORKERS", "1"))
+SOLVER_WORKERS = env.int("SOLVER_WORKERS", default=1)
 # How much lower than the web process the solver workers' CPU priority is (os.nice): their searches
 # take the CPU the sockets, PostgreSQL and Redis leave.
-SOLVER_NICENESS = int(os.environ.get("SOLVER_NICENESS", "10"))
-SOLVER_MAX_JOBS = int(os.environ.get("SOLVER_MAX_JOBS", "4"))
-SOLVER_TIME_LIMIT = float(os.environ.get("SOLVER_TIME_LIMIT", "1.0"))
-SOLVER_REQUESTS_PER_MINUTE = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE", "30"))
+SOLVER_NICENESS = env.int("SOLVER_NICENESS", default=10)
+SOLVER_MAX_JOBS = env.int("SOLVER_MAX_JOBS", default=4)
+SOLVER_TIME_LIMIT = env.float("SOLVER_TIME_LIMIT", default=1.0)
+SOLVER_REQUESTS_PER_MINUTE = env.int("SOLVER_REQUESTS_PER_MINUTE", default=30)
 # …and from one client address, whichever players ask: fresh guests cannot keep the pool full for others.
-SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS", "60"))
+SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = env.int("SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS", default=60)
 # Watchers' still-winnable badge (games/watching/badge.py): a solver job per new position of a watched
 # game. Off spares the solver pool and a database read per move of watched games.
-WATCH_BADGE = env_bool("WATCH_BADGE", True)
+WATCH_BADGE = env.bool("WATCH_BADGE", default=True)
 # New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
-RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
+RACE_ROOMS_PER_MINUTE = env.int("RACE_ROOMS_PER_MINUTE", default=20)
 
-# Fair play (docs/architecture.md, "Fair play"). The daily deal comes from the date and DAILY_SECRET, so
+# Fair play (docs/fair-play.md). The daily deal comes from the date and DAILY_SECRET, so
 # nobody can compute a coming day's deal; production must set it (32 characters or more), and in
 # development it is derived from SECRET_KEY so that `make run` needs no environment.
-DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
+DAILY_SECRET = env.str("DAILY_SECRET", default="")
 if not DAILY_SECRET and DEVELOPMENT:
     DAILY_SECRET = hashlib.sha256(f"daily-secret:{SECRET_KEY}".encode()).hexdigest()
 if len(DAILY_SECRET) < 32 or DAILY_SECRET.startswith(_PLACEHOLDER):
     raise ImproperlyConfigured("Set DAILY_SECRET to at least 32 random characters (production must set it).")
 # Ranked daily attempts a day from one client address by guests and new accounts (games.RankedSlot, kept
 # when accounts are deleted); past them such a daily game is practice.
-RANKED_ATTEMPTS_PER_ADDRESS = int(os.environ.get("RANKED_ATTEMPTS_PER_ADDRESS", "3"))
+RANKED_ATTEMPTS_PER_ADDRESS = env.int("RANKED_ATTEMPTS_PER_ADDRESS", default=3)
 # An account this old keeps its one ranked daily attempt whatever its address. 24 hours: an account made
 # after a day's deal is out is never old enough during that day, so fresh accounts cannot farm it.
-ACCOUNT_OWN_SLOT_AFTER_HOURS = int(os.environ.get("ACCOUNT_OWN_SLOT_AFTER_HOURS", "24"))
+ACCOUNT_OWN_SLOT_AFTER_HOURS = env.int("ACCOUNT_OWN_SLOT_AFTER_HOURS", default=24)
 # Every finished ranked result gets a risk score, 0-100, with its reasons (docs/fair-play.md, "Assessing
 # play"); at FAIR_PLAY_REVIEW_RISK or above it waits off the board for a staff review. The solver's part
 # runs in the pool after the finish, FAIR_PLAY_SOLVER_SECONDS in all and FAIR_PLAY_SOLVER_POSITIONS
 # positions a question (FAIR_PLAY_ASSESS_IN_BACKGROUND off leaves it all to `manage.py assess_games`).
-FAIR_PLAY_REVIEW_RISK = int(os.environ.get("FAIR_PLAY_REVIEW_RISK", "50"))
-FAIR_PLAY_SOLVER_SECONDS = float(os.environ.get("FAIR_PLAY_SOLVER_SECONDS", "8"))
-FAIR_PLAY_SOLVER_POSITIONS = int(os.environ.get("FAIR_PLAY_SOLVER_POSITIONS", "500"))
-FAIR_PLAY_ASSESS_IN_BACKGROUND = env_bool("FAIR_PLAY_ASSESS_IN_BACKGROUND", True)
+FAIR_PLAY_REVIEW_RISK = env.int("FAIR_PLAY_REVIEW_RISK", default=50)
+FAIR_PLAY_SOLVER_SECONDS = env.float("FAIR_PLAY_SOLVER_SECONDS", default=8)
+FAIR_PLAY_SOLVER_POSITIONS = env.int("FAIR_PLAY_SOLVER_POSITIONS", default=500)
+FAIR_PLAY_ASSESS_IN_BACKGROUND = env.bool("FAIR_PLAY_ASSESS_IN_BACKGROUND", default=True)
 # Timing signals: a win under FAIR_PLAY_MIN_WIN_SECONDS, a median think under FAIR_PLAY_MIN_MEDIAN_MOVE_MS
 # (judged over at least FAIR_PLAY_MIN_TIMED_MOVES moves), a finish over REST bringing more than
 # FAIR_PLAY_MAX_UNSEEN_MOVES moves that never arrived one by one.
-FAIR_PLAY_MIN_WIN_SECONDS = int(os.environ.get("FAIR_PLAY_MIN_WIN_SECONDS", "30"))
-FAIR_PLAY_MIN_MEDIAN_MOVE_MS = int(os.environ.get("FAIR_PLAY_MIN_MEDIAN_MOVE_MS", "150"))
-FAIR_PLAY_MIN_TIMED_MOVES = int(os.environ.get("FAIR_PLAY_MIN_TIMED_MOVES", "15"))
-FAIR_PLAY_MAX_UNSEEN_MOVES = int(os.environ.get("FAIR_PLAY_MAX_UNSEEN_MOVES", "3"))
+FAIR_PLAY_MIN_WIN_SECONDS = env.int("FAIR_PLAY_MIN_WIN_SECONDS", default=30)
+FAIR_PLAY_MIN_MEDIAN_MOVE_MS = env.int("FAIR_PLAY_MIN_MEDIAN_MOVE_MS", default=150)
+FAIR_PLAY_MIN_TIMED_MOVES = env.int("FAIR_PLAY_MIN_TIMED_MOVES", default=15)
+FAIR_PLAY_MAX_UNSEEN_MOVES = env.int("FAIR_PLAY_MAX_UNSEEN_MOVES", default=3)
 # A day's first FAIR_PLAY_PROVISIONAL_PLACES places are provisional until staff review them or
 # FAIR_PLAY_FINAL_AFTER_HOURS pass after the finish without a hold.
-FAIR_PLAY_PROVISIONAL_PLACES = int(os.environ.get("FAIR_PLAY_PROVISIONAL_PLACES", "10"))
-FAIR_PLAY_FINAL_AFTER_HOURS = int(os.environ.get("FAIR_PLAY_FINAL_AFTER_HOURS", "24"))
+FAIR_PLAY_PROVISIONAL_PLACES = env.int("FAIR_PLAY_PROVISIONAL_PLACES", default=10)
+FAIR_PLAY_FINAL_AFTER_HOURS = env.int("FAIR_PLAY_FINAL_AFTER_HOURS", default=24)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -245,8 +246,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Password hashes (about 0.4 s of a core each) run on this many threads per process, with no database
 # connection held, this much lower in CPU priority than the sockets (accounts/passwords.py).
-PASSWORD_HASH_THREADS = int(os.environ.get("PASSWORD_HASH_THREADS", "1"))
-PASSWORD_HASH_NICENESS = int(os.environ.get("PASSWORD_HASH_NICENESS", "10"))
+PASSWORD_HASH_THREADS = env.int("PASSWORD_HASH_THREADS", default=1)
+PASSWORD_HASH_NICENESS = env.int("PASSWORD_HASH_NICENESS", default=10)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fa", "فارسی")]
@@ -256,7 +257,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 # Production serves `collectstatic`'s output with hashed names (cached for a year by browsers and the
 # proxy); development serves the source files as they are.
 STORAGES = {
@@ -299,10 +300,10 @@ SESSION_COOKIE_SAMESITE = "Lax"
 
 if not DEVELOPMENT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 30)))
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
@@ -316,7 +317,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "accordion_site.api_errors.exception_handler",
     # Throttles key visitors by client address: the number of proxies in front of Daphne that append to
     # X-Forwarded-For (0 = trust only the connection's address, which a client cannot forge).
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_THROTTLE_CLASSES": [
         "accordion_site.throttles.VisitorRateThrottle",
         "accordion_site.throttles.PlayerRateThrottle",
@@ -325,9 +326,9 @@ REST_FRAMEWORK = {
         # Sign-up, login and password attempts (accounts/throttles.py): per client address, and per
         # pair (address, account), so guessing one account's password from an address stays slow while
         # its owner, elsewhere, is never locked out; and new accounts per address.
-        "accounts_address": os.environ.get("ACCOUNTS_ADDRESS_RATE", "20/minute"),
-        "accounts_pair": os.environ.get("ACCOUNTS_PAIR_RATE", "10/hour"),
-        "accounts_signup": os.environ.get("ACCOUNTS_SIGNUP_RATE", "20/hour"),
+        "accounts_address": env.str("ACCOUNTS_ADDRESS_RATE", default="20/minute"),
+        "accounts_pair": env.str("ACCOUNTS_PAIR_RATE", default="10/hour"),
+        "accounts_signup": env.str("ACCOUNTS_SIGNUP_RATE", default="20/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -355,21 +356,21 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # 600 a minute is ten new players a second from one address, which no school or carrier's crowd reaches,
 # while a script that drops its cookies to mint guests is held to it.
 # Finishes and game starts are counted apart, per player.
-API_VISITOR_RATE = os.environ.get("API_VISITOR_RATE", "600/minute")
-API_PLAYER_RATE = os.environ.get("API_PLAYER_RATE", "600/minute")
-FINISH_RATE = os.environ.get("FINISH_RATE", "30/minute")
-GAME_START_RATE = os.environ.get("GAME_START_RATE", "30/minute")
+API_VISITOR_RATE = env.str("API_VISITOR_RATE", default="600/minute")
+API_PLAYER_RATE = env.str("API_PLAYER_RATE", default="600/minute")
+FINISH_RATE = env.str("FINISH_RATE", default="30/minute")
+GAME_START_RATE = env.str("GAME_START_RATE", default="30/minute")
 # Sockets one player (or one visitor's session) may hold open at once, per web process; visitors with
 # no session at all (a watcher who has not played) are counted by address, which a whole school or a
 # carrier's customers may share: 1,000 a process is a flood ceiling no crowd of watchers meets.
-SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "12"))
-SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
+SOCKETS_PER_PLAYER = env.int("SOCKETS_PER_PLAYER", default=12)
+SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=1000)
 # /healthz gives up on the database or Redis after this many seconds and reports it down.
-HEALTH_CHECK_TIMEOUT_S = float(os.environ.get("HEALTH_CHECK_TIMEOUT_S", "2"))
+HEALTH_CHECK_TIMEOUT_S = env.float("HEALTH_CHECK_TIMEOUT_S", default=2)
 
 # LOG_FORMAT=json writes one JSON object a line with the request id, player and game of the request or
 # socket (accordion_site/logs.py), for a log collector; plain text is for people.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEVELOPMENT else "json").strip().lower()
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEVELOPMENT else "json").strip().lower()
 if LOG_FORMAT not in ("json", "plain"):
     raise ImproperlyConfigured(f"LOG_FORMAT is json or plain, not {LOG_FORMAT!r}.")
 LOGGING = {
@@ -381,7 +382,7 @@ LOGGING = {
         "json": {"()": "accordion_site.logs.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
         # A JSON line per request (accordion_site/logs.py) for a log collector; in plain text the
