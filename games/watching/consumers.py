@@ -1,22 +1,31 @@
 """The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/). They only listen.
 
-Both are fed by this process's watching machinery (runtime.py), through the process's bus.
+Both are fed by this process's watching machinery (runtime.py), through the process's bus. A
+watcher's `state` is serialised once per version of the game in each process: when a thousand
+watchers arrive on a popular game, one of them pays for the serializer, the others get a copy with
+their own server clock.
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from autobahn.exception import Disconnected
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from accordion_site.db import db_call
 from accounts.models import Player
 from games import events
 from games.errors import GameError, GameFinished
 from games.models import Game
+from games.serializers import game_payload
 from realtime.consumer import MAX_CATCH_UP_EVENTS, LiveSocket
 from realtime.edges import CLOSE_NOT_FOUND
 
@@ -24,12 +33,33 @@ from . import protocol
 from .badge import latest_badge
 from .runtime import Watching, watching
 from .selectors import watch_admit
-from .states import game_state
 
 logger = logging.getLogger(__name__)
 
 # Normal closure: a watcher caught up on a game that has ended has nothing more to hear.
 CLOSE_GAME_OVER = 1000
+# Games (at one version each) whose `state` payload is kept; a game's next version replaces its entry.
+KEPT_STATES = 256
+
+_states_lock = threading.Lock()
+_states: OrderedDict[int, tuple[int, dict[str, Any]]] = OrderedDict()
+_clock = serializers.DateTimeField()
+
+
+def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
+    """`game_payload(game, now=now)` of a game in progress, from the copy kept for its version."""
+    with _states_lock:
+        kept = _states.get(game.pk)
+        if kept is not None and kept[0] == game.version:
+            _states.move_to_end(game.pk)
+            return {**kept[1], "server_now": _clock.to_representation(now)}
+    payload = game_payload(game, now=now)
+    with _states_lock:
+        _states[game.pk] = (game.version, payload)
+        _states.move_to_end(game.pk)
+        while len(_states) > KEPT_STATES:
+            _states.popitem(last=False)
+    return payload
 
 
 @dataclass(frozen=True, slots=True)

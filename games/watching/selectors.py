@@ -1,26 +1,29 @@
 """Reads of the watching feature: who may watch a game, why someone else's game will not open and whether
-it may be watched instead, and which games are live."""
+it may be watched instead, which games are live, and how many watch them."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from games import withheld
+from games import events, withheld
 from games.models import Game, GameEvent
 from games.selectors import game_get, game_visible_to
+from realtime.presence import store
 
-from .crowd import crowd_totals
 from .errors import WatchRefused
 
 # A game in progress whose newest event is older than this is not live: its player has walked away.
 LIVE_IDLE = datetime.timedelta(minutes=10)
 # The live list shows at most this many games, the most interesting first.
 LIVE_LIMIT = 100
+# How a watcher socket counts in its game's presence (realtime/presence.py).
+WATCHER = "watcher"
 
 
 def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
@@ -109,6 +112,12 @@ class LiveGame:
 
     def seconds(self, now: datetime.datetime) -> int:
         return max(0, int((now - self.started_at).total_seconds()))
+
+
+def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
+    """Each game's watchers over every process (for reads outside the sockets: the live list)."""
+    counts = store().present([events.group_name(game) for game in game_ids], WATCHER)
+    return {game: counts[events.group_name(game)] for game in game_ids}
 
 
 def interest(game: LiveGame) -> tuple[int, int, int]:
