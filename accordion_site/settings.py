@@ -200,7 +200,7 @@ SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("SOLVER_REQUESTS_PER
 # Watchers' still-winnable badge (games/watching/badge.py): a solver job per new position of a watched
 # game. Off spares the solver pool and a database read per move of watched games.
 WATCH_BADGE = env_bool("WATCH_BADGE", True)
-# New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
+# New race rooms a player (or a visitor's address) may open a minute (games/races/api.py).
 RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
 
 # Fair play (docs/architecture.md, "Fair play"). The daily deal comes from the date and DAILY_SECRET, so

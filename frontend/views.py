@@ -161,8 +161,8 @@ def race_new(request: HttpRequest) -> HttpResponse:
     from accordion_site.errors import ServiceError
     from accordion_site.throttles import VisitorRateThrottle
     from accounts.services import player_for_session
+    from games.races.api import RoomCreateRateThrottle
     from games.races.services import room_create
-    from games.races.throttles import RoomCreateRateThrottle
 
     # The same allowances as POST /api/races: the flood ceiling per address for a visitor who has not
     # played, new rooms per player.
