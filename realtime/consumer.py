@@ -112,9 +112,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         await self.close(code=close_code or (CLOSE_NOT_FOUND if error.status == 404 else CLOSE_NOT_ALLOWED))
 
     async def refuse_outage(self) -> None:
-        logger.warning("socket for %s refused: outage", self.described)
-        await self.send_content(protocol.refused(error=UNAVAILABLE, code="unavailable"))
-        await self.close(code=CLOSE_TRY_AGAIN)
+        await self.refuse(ServiceError(UNAVAILABLE, code="unavailable", status=503), close_code=CLOSE_TRY_AGAIN)
 
     async def over_rate(self) -> bool:
         """Whether the message just received is over the rate (and so refused, or the socket closed)."""

@@ -51,10 +51,6 @@ LEASE_S = 30
 LATEST_S = 3600
 
 
-def _claim_key(game_id: int, v: int) -> str:
-    return f"watch:winnable:{game_id}:{v}"
-
-
 def _lease_key(game_id: int) -> str:
     return f"watch:winnable-owner:{game_id}"
 
@@ -93,7 +89,7 @@ def _claim_position(game_id: int, v: int) -> tuple[list[str], list[list[int]]] |
     game = Game.objects.select_related("deal").only("deal__cards", "moves", "version", "status").get(pk=game_id)
     if game.version != v or game.status != Game.Status.PLAYING:
         return None
-    if not cache.add(_claim_key(game_id, v), True, timeout=CLAIM_S):
+    if not cache.add(f"watch:winnable:{game_id}:{v}", True, timeout=CLAIM_S):
         return None
     return game.deal.cards, game.moves
 

@@ -9,9 +9,8 @@ their own server clock.
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,28 +37,20 @@ logger = logging.getLogger(__name__)
 
 # Normal closure: a watcher caught up on a game that has ended has nothing more to hear.
 CLOSE_GAME_OVER = 1000
-# Games (at one version each) whose `state` payload is kept; a game's next version replaces its entry.
+# How many (game, version) `state` payloads are kept, the least recently used leaving first.
 KEPT_STATES = 256
-
-_states_lock = threading.Lock()
-_states: OrderedDict[int, tuple[int, dict[str, Any]]] = OrderedDict()
 _clock = serializers.DateTimeField()
 
 
 def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
     """`game_payload(game, now=now)` of a game in progress, from the copy kept for its version."""
-    with _states_lock:
-        kept = _states.get(game.pk)
-        if kept is not None and kept[0] == game.version:
-            _states.move_to_end(game.pk)
-            return {**kept[1], "server_now": _clock.to_representation(now)}
-    payload = game_payload(game, now=now)
-    with _states_lock:
-        _states[game.pk] = (game.version, payload)
-        _states.move_to_end(game.pk)
-        while len(_states) > KEPT_STATES:
-            _states.popitem(last=False)
-    return payload
+    return {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
+
+
+@functools.lru_cache(maxsize=KEPT_STATES)
+def _kept_state(game: Game, version: int) -> dict[str, Any]:
+    # A model instance hashes by its primary key: the version makes the key one position of the game.
+    return game_payload(game, now=timezone.now())
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +78,7 @@ class WatchConsumer(ListenOnly):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.viewer: Player | None = self.scope.get("player")
         self.hold()
+        # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
         self.is_owner = False
         self.counted = False
         self.watching: Watching = await watching()

@@ -30,7 +30,7 @@ import logging
 import math
 import uuid
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -40,12 +40,16 @@ from accordion_site.tasks import raise_if_stopping, stop_task
 from games import events
 from games.models import GameEvent
 from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
+from realtime.consumer import LiveSocket
 from realtime.presence import Presence, presence, store
 
 from . import protocol
 from .badge import Badge
 from .selectors import WATCHER, live_games
 from .serializers import LiveGameSerializer
+
+if TYPE_CHECKING:
+    from .consumers import WatchConsumer as Watcher
 
 logger = logging.getLogger(__name__)
 
@@ -57,20 +61,6 @@ SENDS_BETWEEN_PAUSES = 64
 POSITION_KINDS = frozenset({GameEvent.Kind.START, GameEvent.Kind.MOVE, GameEvent.Kind.UNDO})
 # How often the live list is read while a `/ws/live/` socket is open.
 LIVE_TICK_S = 1.0
-
-
-class Socket(Protocol):
-    async def send_frame(self, message: dict[str, Any]) -> None:
-        """Write an ASGI `websocket.send` message to the socket."""
-
-
-class Watcher(Socket, Protocol):
-    # Events heard while the socket is still catching up, sent by the socket itself; None once it is live.
-    held: list[Message] | None
-    # The newest version the socket's catch-up covered: later frames leave out what it already had.
-    version_sent: int
-    # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
-    is_owner: bool
 
 
 def send_message(text: str) -> dict[str, Any]:
@@ -200,11 +190,11 @@ def live_entries() -> tuple[datetime.datetime, dict[int, dict[str, Any]]]:
 
 class LiveBoard:
     def __init__(self) -> None:
-        self.sockets: set[Socket] = set()
+        self.sockets: set[LiveSocket] = set()
         self.entries: dict[int, dict[str, Any]] | None = None
         self.task: asyncio.Task[None] | None = None
 
-    async def join(self, socket: Socket) -> None:
+    async def join(self, socket: LiveSocket) -> None:
         self.sockets.add(socket)
         if self.entries is None:
             now, self.entries = await db_call(live_entries)()
@@ -215,7 +205,7 @@ class LiveBoard:
         if self.task is None and socket in self.sockets:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
-    async def leave(self, socket: Socket) -> None:
+    async def leave(self, socket: LiveSocket) -> None:
         self.sockets.discard(socket)
         if not self.sockets:
             await self.stop()

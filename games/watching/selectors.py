@@ -12,11 +12,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games import events, withheld
+from games.errors import GameError
 from games.models import Game, GameEvent
 from games.selectors import game_get, game_visible_to
 from realtime.presence import store
-
-from .errors import WatchRefused
 
 # A game in progress whose newest event is older than this is not live: its player has walked away.
 LIVE_IDLE = datetime.timedelta(minutes=10)
@@ -24,6 +23,15 @@ LIVE_IDLE = datetime.timedelta(minutes=10)
 LIVE_LIMIT = 100
 # How a watcher socket counts in its game's presence (realtime/presence.py).
 WATCHER = "watcher"
+
+
+class WatchRefused(GameError):
+    """The game exists, but this viewer may not watch it: the player opted out (`not_watchable`), or it
+    is on a daily deal whose day is not over, or on a deal the viewer is playing (`spoiler`). Sent as
+    the `refused` message's code before close 4403."""
+
+    code = "not_allowed"
+    status = 403
 
 
 def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
@@ -116,8 +124,8 @@ class LiveGame:
 
 def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
     """Each game's watchers over every process (for reads outside the sockets: the live list)."""
-    counts = store().present([events.group_name(game) for game in game_ids], WATCHER)
-    return {game: counts[events.group_name(game)] for game in game_ids}
+    found = store().seen_many({events.group_name(game): [WATCHER] for game in game_ids})
+    return {game: found[events.group_name(game)][WATCHER].present for game in game_ids}
 
 
 def interest(game: LiveGame) -> tuple[int, int, int]:
