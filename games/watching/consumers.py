@@ -30,8 +30,8 @@ from realtime.edges import CLOSE_NOT_FOUND
 
 from . import protocol
 from .badge import latest_badge
-from .runtime import Watching, watching
-from .selectors import watch_admit
+from .runtime import Watching, crowd_count, watching
+from .selectors import WATCHER, watch_admit
 
 logger = logging.getLogger(__name__)
 
@@ -102,11 +102,11 @@ class WatchConsumer(ListenOnly):
             await self.refuse(error, close_code=CLOSE_NOT_FOUND if over else None)
             return
         self.is_owner = caught_up.owner
-        assert self.watching.crowd is not None
-        self.entry = await self.watching.crowd.enter(self.game_id)
+        assert self.watching.presence is not None
+        self.entry = await self.watching.presence.enter(events.group_name(self.game_id), WATCHER)
         self.counted = True
         await self.caught_up(caught_up.version, caught_up.frames)
-        await self.send(text_data=protocol.crowd(await self.watching.crowd.total(self.game_id)))
+        await self.send(text_data=protocol.crowd(await crowd_count(self.game_id)))
         if caught_up.badge is not None:
             await self.send(text_data=caught_up.badge)
         elif not caught_up.owner and not caught_up.finished:
@@ -125,7 +125,7 @@ class WatchConsumer(ListenOnly):
         self.watching.leave(self.game_id, self)
         if self.counted:
             self.counted = False
-            self.watching.crowd.leave(self.entry)  # type: ignore[union-attr]
+            self.watching.presence.leave(self.entry)  # type: ignore[union-attr]
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
         """What brings this watcher up to date: the events after version `since`, or else the whole game

@@ -41,11 +41,11 @@ from games import events
 from games.models import GameEvent
 from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
 from realtime.consumer import LiveSocket
-from realtime.presence import Presence, presence, store
+from realtime.presence import Presence, presence
 
 from . import protocol
 from .badge import Badge
-from .selectors import WATCHER, live_games
+from .selectors import WATCHER, crowd_totals, live_games
 from .serializers import LiveGameSerializer
 
 if TYPE_CHECKING:
@@ -152,30 +152,6 @@ class Audience:
             await stop_task(self.flushing)
 
 
-class Crowd:
-    """How many are watching each game, across every web process."""
-
-    def __init__(self, bus: Bus, presence: Presence) -> None:
-        self.bus = bus
-        self.presence = presence
-        presence.watch("game.", lambda group: [WATCHER], self._changed)
-
-    async def enter(self, game_id: int) -> str:
-        """Count a watcher socket of the game (its entry, to leave with)."""
-        return await self.presence.enter(events.group_name(game_id), WATCHER)
-
-    def leave(self, entry: str) -> None:
-        self.presence.leave(entry)
-
-    async def total(self, game_id: int) -> int:
-        """The game's count as the store has it now (for a socket that has just arrived)."""
-        found = await asyncio.to_thread(store().seen, events.group_name(game_id), [WATCHER])
-        return found[WATCHER].present
-
-    async def _changed(self, group: str, counts: dict[str, int]) -> None:
-        await self.bus.deliver(Message(group, "crowd", frame=protocol.crowd(counts[WATCHER])))
-
-
 def _without_clock(entry: dict[str, Any]) -> dict[str, Any]:
     # `seconds` grows every second for every game: a change worth a message is in the other fields.
     return {name: value for name, value in entry.items() if name != "seconds"}
@@ -244,7 +220,7 @@ class Watching:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.audiences: dict[int, Audience] = {}
-        self.crowd: Crowd | None = None  # once started
+        self.presence: Presence | None = None  # once started
         self.badge = Badge(process=uuid.uuid4().hex)
         self.live = LiveBoard()
         # Joining and leaving an audience take turns, so that no watcher reads the game before its
@@ -253,8 +229,12 @@ class Watching:
         self.closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        self.crowd = Crowd(self.bus, await presence())
+        self.presence = await presence()
+        self.presence.watch("game.", lambda group: [WATCHER], self._crowd_changed)
         await self.badge.start()
+
+    async def _crowd_changed(self, group: str, counts: dict[str, int]) -> None:
+        await self.bus.deliver(Message(group, "crowd", frame=protocol.crowd(counts[WATCHER])))
 
     async def stop(self) -> None:
         await asyncio.gather(*self.closing, return_exceptions=True)
@@ -306,9 +286,13 @@ async def watching() -> Watching:
     return await bus().service("watching", Watching, Watching.start)
 
 
+async def crowd_count(game_id: int) -> int:
+    """The game's watchers as the presence store has them now (for a socket that has just arrived)."""
+    await watching()  # from now on, this process's sockets of the game hear the count change
+    return (await asyncio.to_thread(crowd_totals, [game_id]))[game_id]
+
+
 async def crowd_frame(game_id: int) -> str | None:
     """The `crowd` message for a socket that has just arrived on the game, when anyone is watching."""
-    crowd = (await watching()).crowd
-    assert crowd is not None
-    count = await crowd.total(game_id)
+    count = await crowd_count(game_id)
     return protocol.crowd(count) if count else None
