@@ -30,7 +30,7 @@ from accordion_site.languages import socket_language
 
 from . import protocol
 from .bus import Message
-from .edges import CLOSE_FLOODING, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_SERVER_ERROR, CLOSE_TRY_AGAIN, UNAVAILABLE
+from .edges import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_SERVER_ERROR, CLOSE_TOO_MANY, CLOSE_TRY_AGAIN, UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         self.strikes += 1
         if self.strikes >= FLOOD_STRIKES:
             logger.warning("%s: socket closed for flooding", self.described)
-            await self.close(code=CLOSE_FLOODING)
+            await self.close(code=CLOSE_TOO_MANY)
         else:
             await self.send_content(
                 protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited")
