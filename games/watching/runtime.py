@@ -78,9 +78,6 @@ class Audience:
         self.flushing: asyncio.Task[None] | None = None
         self.sending = asyncio.Lock()
 
-    def has_spectators(self) -> bool:
-        return any(not watcher.is_owner for watcher in self.watchers)
-
     async def hear(self, message: Message) -> None:
         """Called by the bus with each message of the game's group: its events, its watcher count and
         its still-winnable badge (never to the player)."""
@@ -92,7 +89,7 @@ class Audience:
             if watcher.held is not None:
                 watcher.held.append(message)
         assert message.data is not None
-        if message.data["kind"] in POSITION_KINDS and self.has_spectators():
+        if message.data["kind"] in POSITION_KINDS and any(not watcher.is_owner for watcher in self.watchers):
             self.on_position(self.game_id, v)
         self.pending.append((v, frame))
         if self.timer is not None:
