@@ -201,7 +201,7 @@ SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = env.int("SOLVER_REQUESTS_PER_MINUTE_PER
 # Watchers' still-winnable badge (games/watching/badge.py): a solver job per new position of a watched
 # game. Off spares the solver pool and a database read per move of watched games.
 WATCH_BADGE = env.bool("WATCH_BADGE", default=True)
-# New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
+# New race rooms a player (or a visitor's address) may open a minute (games/races/api.py).
 RACE_ROOMS_PER_MINUTE = env.int("RACE_ROOMS_PER_MINUTE", default=20)
 
 # Fair play (docs/fair-play.md). The daily deal comes from the date and DAILY_SECRET, so

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from accordion_site.api_errors import ErrorSerializer
 
 from . import selectors, services
-from .errors import NotSignedIn, PlayerNotFound
+from .errors import NotSignedIn
 from .models import Player
 from .serializers import (
     AccountDeleteInputSerializer,
@@ -37,13 +37,6 @@ def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data  # type: ignore[no-any-return]
-
-
-def _session_player(request: Request) -> Player:
-    player = selectors.player_from_session(request.session)
-    if player is None:
-        raise PlayerNotFound(_("you have not played yet: start a game, sign up or log in"))
-    return player
 
 
 def _signed_in_player(request: Request) -> Player:
@@ -68,7 +61,7 @@ class MeApi(APIView):
         description="The session's player; 404 for a visitor who has not played yet.",
     )
     def get(self, request: Request) -> Response:
-        return Response(_me(_session_player(request)))
+        return Response(_me(selectors.session_player(request.session)))
 
     @extend_schema(
         operation_id="me_rename",
@@ -78,7 +71,7 @@ class MeApi(APIView):
     )
     def patch(self, request: Request) -> Response:
         data = _valid(NicknameInputSerializer, request.data)
-        player = services.player_rename(player=_session_player(request), nickname=data["nickname"])
+        player = services.player_rename(player=selectors.session_player(request.session), nickname=data["nickname"])
         return Response(_me(player))
 
 

@@ -8,7 +8,9 @@ from typing import Any
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.db.models import Q
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
+from .errors import PlayerNotFound
 from .models import Player
 from .nicknames import NICKNAME_KEY_MAX_LENGTH, SET_APART, nickname_folded, nickname_key
 
@@ -36,6 +38,14 @@ def player_from_session(session: Mapping[str, Any]) -> Player | None:
     player = Player.objects.select_related("user").filter(pk=player_id).first()
     if player is not None and player.user is not None and not _session_is_logged_in_as(session, player.user):
         return None
+    return player
+
+
+def session_player(session: Mapping[str, Any]) -> Player:
+    """The player this session belongs to; PlayerNotFound for a visitor who has not played yet."""
+    player = player_from_session(session)
+    if player is None:
+        raise PlayerNotFound(_("you have not played yet: start a game, sign up or log in"))
     return player
 
 

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -23,6 +24,37 @@ from .jalali import JALALI_MONTHS, from_jalali, to_jalali
 _TEXT = "text/plain; charset=utf-8"
 # A deal code is short (K7QD-M2XP); anything longer in ?code= is junk and is not echoed back.
 _MAX_CODE_LENGTH = 32
+
+
+# How to play's worked example: its first row, then each move (the pile at `source` onto the pile at
+# `target`, its top card staying on top) with what the step says; each picture's row follows from the last.
+_EXAMPLE_ROW = "QC 6S 3C 9H 6C 9C"
+_EXAMPLE_MOVES = (
+    (
+        4,
+        1,
+        gettext_lazy(
+            "Three moves are open: the nine of clubs may go onto the six of clubs beside it or jump onto the three "
+            "of clubs (same suit), and the six of clubs may jump onto the six of spades (same rank). The nine onto "
+            "its neighbour looks natural, but it buries the six of clubs, and the row gets stuck at three piles. So "
+            "the six of clubs jumps onto the six of spades."
+        ),
+    ),
+    (1, 0, gettext_lazy("The six of clubs now lies beside the queen of clubs: it moves onto her (same suit).")),
+    (1, 0, gettext_lazy("The three of clubs moves onto the six of clubs.")),
+    (2, 1, gettext_lazy("The nine of clubs moves onto the nine of hearts (same rank)…")),
+    (1, 0, gettext_lazy("…and onto the three of clubs: one pile, and the game is won.")),
+)
+
+
+def _worked_example() -> list[dict[str, object]]:
+    """The worked example's pictures: each step's row, its move and its words."""
+    row = _EXAMPLE_ROW.split()
+    steps: list[dict[str, object]] = []
+    for source, target, text in _EXAMPLE_MOVES:
+        steps.append({"cards": " ".join(row), "source": source, "target": target, "text": text})
+        row[target] = row.pop(source)
+    return steps
 
 
 @require_safe
@@ -49,7 +81,8 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
             "won": local_figure(f"{odds.WON_DEALS:,}"),
             "deals": local_figure(f"{odds.SAMPLE_DEALS:,}"),
             "share": local_figure(f"{share:.2f}%"),
-        }
+        },
+        "example": _worked_example(),
     }
     return render(request, "frontend/how_to_play.html", context)
 
@@ -128,8 +161,8 @@ def race_new(request: HttpRequest) -> HttpResponse:
     from accordion_site.errors import ServiceError
     from accordion_site.throttles import VisitorRateThrottle
     from accounts.services import player_for_session
+    from games.races.api import RoomCreateRateThrottle
     from games.races.services import room_create
-    from games.races.throttles import RoomCreateRateThrottle
 
     # The same allowances as POST /api/races: the flood ceiling per address for a visitor who has not
     # played, new rooms per player.

@@ -243,16 +243,21 @@ class StatsSerializer(serializers.Serializer):
     longest_streak = serializers.IntegerField()
 
 
-class ProfileGameSerializer(serializers.Serializer):
+class FinishedResultSerializer(serializers.Serializer):
+    """How a finished game ended: the fields every listing of finished games shows."""
+
+    score = serializers.IntegerField()
+    piles = serializers.IntegerField()
+    won = serializers.BooleanField()
+
+
+class ProfileGameSerializer(FinishedResultSerializer):
     id = serializers.IntegerField()
     url = serializers.CharField(help_text="The game's page: its replay.")
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     daily_date = serializers.DateField(allow_null=True)
     deal_code = serializers.CharField(allow_null=True)
     ranked = serializers.BooleanField()
-    score = serializers.IntegerField()
-    piles = serializers.IntegerField()
-    won = serializers.BooleanField()
     seconds = serializers.IntegerField()
     finished_at = serializers.DateTimeField()
 
@@ -264,11 +269,8 @@ class ScorePointSerializer(serializers.Serializer):
     won = serializers.BooleanField()
 
 
-class DailyResultSerializer(serializers.Serializer):
+class DailyResultSerializer(FinishedResultSerializer):
     date = serializers.DateField()
-    won = serializers.BooleanField()
-    piles = serializers.IntegerField()
-    score = serializers.IntegerField()
     game = serializers.IntegerField()
 
 

@@ -1,9 +1,8 @@
 """The channel layer on Redis, able to send many group messages in one round trip.
 
 channels_redis's pub/sub layer sends each message with a PUBLISH of its own, under a lock per Redis
-shard: a process publishes one message per round trip, and each round trip waits for a turn of a
-busy event loop. Near a process's capacity that chain, not the CPU, limited the game events a
-process could publish; they queued, and other tabs heard moves seconds after their acks
+shard: a process publishes one message per round trip, and each round trip waits for a turn of a busy
+event loop, so near a process's capacity that chain, not the CPU, limits the events it can publish
 (docs/performance.md, "Publishing in batches"). `group_send_many` sends everything queued so far as
 one pipeline per shard instead. No library offers it: channels_redis has no batch send.
 

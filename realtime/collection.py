@@ -1,17 +1,12 @@
 """Garbage collection tuned for a long-running server process.
 
-CPython's defaults suit short scripts: the youngest generation is collected after every 700 new
-container objects, and each full collection walks every object the process holds, most of them made
-at start-up (Django, the URL configuration, the models, the rules engine: some 140,000 objects in a
-Daphne process). At 400 players a Daphne process ran about 900 young and 7 full collections in a run
-of about 70 s, the full ones holding its event loop for about 0.25 s of wall-clock time each, while
-every socket of the process waited; near the machine's capacity those pauses piled up into seconds of
-ack latency (docs/performance.md, "Daphne's floor, and garbage collection").
-
-So once the application is built, everything made so far is frozen (`gc.freeze`: never scanned
-again, and shared untouched with forked children), and the generations are collected less often
-(`GC_THRESHOLDS`). Reference counting still frees almost everything at once; the collector only finds
-cycles, and a few MB of them may now wait a little longer.
+CPython's defaults suit short scripts: each full collection walks every object the process holds,
+most of them made at start-up (Django, the URL configuration, the models, the rules engine), and holds
+the event loop, and so every socket of the process, while it does (docs/performance.md, "Daphne's
+floor, and garbage collection"). So once the application is built, everything made so far is frozen
+(`gc.freeze`: never scanned again, and shared untouched with forked children), and the generations are
+collected less often (GC_THRESHOLDS). Reference counting still frees almost everything at once; the
+collector only finds cycles, and a few MB of them may wait a little longer.
 """
 
 from __future__ import annotations

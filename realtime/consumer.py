@@ -30,7 +30,7 @@ from accordion_site.languages import socket_language
 
 from . import protocol
 from .bus import Message
-from .edges import CLOSE_FLOODING, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_SERVER_ERROR, CLOSE_TRY_AGAIN, UNAVAILABLE
+from .edges import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_SERVER_ERROR, CLOSE_TOO_MANY, CLOSE_TRY_AGAIN, UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
@@ -112,9 +112,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         await self.close(code=close_code or (CLOSE_NOT_FOUND if error.status == 404 else CLOSE_NOT_ALLOWED))
 
     async def refuse_outage(self) -> None:
-        logger.warning("socket for %s refused: outage", self.described)
-        await self.send_content(protocol.refused(error=UNAVAILABLE, code="unavailable"))
-        await self.close(code=CLOSE_TRY_AGAIN)
+        await self.refuse(ServiceError(UNAVAILABLE, code="unavailable", status=503), close_code=CLOSE_TRY_AGAIN)
 
     async def over_rate(self) -> bool:
         """Whether the message just received is over the rate (and so refused, or the socket closed)."""
@@ -125,7 +123,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         self.strikes += 1
         if self.strikes >= FLOOD_STRIKES:
             logger.warning("%s: socket closed for flooding", self.described)
-            await self.close(code=CLOSE_FLOODING)
+            await self.close(code=CLOSE_TOO_MANY)
         else:
             await self.send_content(
                 protocol.reject(n=None, error=_("too many messages: slow down"), code="rate_limited")

@@ -2,13 +2,13 @@
 
 - Refuse an oversized request body while Daphne is still receiving it, not after. Daphne buffers a
   whole body and then queues all of it for the application at once, so Django's own limit
-  (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: five 300 MB POSTs grew a process by 400 MB for good.
+  (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: a few huge POSTs grow a process for good.
   Here Twisted's request object answers 413 and hangs up as soon as the declared length
   (`Content-Length`), or the bytes streamed so far without one, pass the limit; the rest is never read.
   The proxy in front caps bodies too (deploy/nginx.conf, `client_max_body_size`).
 - Give a client CLOSE_HANDSHAKE_S to answer the server's close frame. autobahn gives it 1 s and then
-  resets the connection; a browser busy loading a page answered later and lost the close frame it
-  had not read yet, code and all: a refusal's 4403 reached the page as 1006 (seen in CI).
+  resets the connection, so a browser busy loading a page loses the close frame it has not read yet,
+  code and all: a refusal's 4403 reaches the page as 1006.
 """
 
 from __future__ import annotations

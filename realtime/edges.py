@@ -27,10 +27,8 @@ ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[Any]]
 CLOSE_TRY_AGAIN = 3503
 CLOSE_SERVER_ERROR = 1011
 CLOSE_NOT_ALLOWED = 4403
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOODING = 4429
-CLOSE_NO_SUCH_SOCKET = 4404
-CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_NOT_FOUND = 4404  # no such game, room or socket path
+CLOSE_TOO_MANY = 4429  # too many messages from a socket, or too many sockets from a player
 UNAVAILABLE = "the service is briefly unavailable: try again"
 
 
@@ -86,7 +84,7 @@ async def refuse(receive: Any, send: Any, *, error: str, code: str, close_code: 
 
 async def no_such_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The last route: a socket path no consumer serves (`/ws/games/-1/`) is closed with 4404, quietly."""
-    await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NO_SUCH_SOCKET)
+    await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NOT_FOUND)
 
 
 class OutageGuard:
@@ -147,7 +145,7 @@ class SocketsPerPlayer:
                 send,
                 error="too many open sockets: close some tabs",
                 code="too_many_sockets",
-                close_code=CLOSE_TOO_MANY_SOCKETS,
+                close_code=CLOSE_TOO_MANY,
             )
             return None
         self.open[owner] += 1

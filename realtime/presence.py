@@ -88,13 +88,6 @@ class RedisStore:
             found[group][who] = Seen(present=count, last_seen=newest[0][1] if newest else None)
         return found
 
-    def present(self, groups: Collection[str], who: str) -> dict[str, int]:
-        groups = list(groups)
-        pipe = self.client.pipeline(transaction=False)
-        for group in groups:
-            pipe.zcount(self.key(group, who), f"({self.clock()}", "+inf")
-        return dict(zip(groups, pipe.execute(), strict=True))
-
 
 class LocalStore:
     """One process and no Redis: the entries are this process's own."""
@@ -120,9 +113,6 @@ class LocalStore:
             who: Seen(present=sum(1 for score in scores if score > now), last_seen=max(scores, default=None))
             for who, scores in found.items()
         }
-
-    def present(self, groups: Collection[str], who: str) -> dict[str, int]:
-        return {group: self.seen(group, [who])[who].present for group in groups}
 
 
 _stores_lock = threading.Lock()

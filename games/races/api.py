@@ -1,10 +1,12 @@
 """REST endpoints for race rooms: parse, call one service or selector, answer through the room's
-output serializer (the services announce what changed to the room's sockets)."""
+output serializer (the services announce what changed to the room's sockets); and the allowance of
+new rooms, checked before a view runs."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -13,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
+from accordion_site.throttles import PlayerRateThrottle
 from accounts.selectors import player_from_session
 from accounts.services import player_for_session
 
@@ -20,7 +23,17 @@ from . import services
 from .models import Room
 from .selectors import room_check_visible, room_get, room_view
 from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
-from .throttles import RoomCreateRateThrottle
+
+
+class RoomCreateRateThrottle(PlayerRateThrottle):
+    """New rooms: RACE_ROOMS_PER_MINUTE a minute per player (the counts live in the shared cache). A
+    visitor's first room, which makes their guest, is counted only by the whole API's per-address
+    ceiling (API_VISITOR_RATE), so people behind one address never share an allowance of rooms."""
+
+    scope = "race_rooms"
+
+    def get_rate(self) -> str:
+        return f"{settings.RACE_ROOMS_PER_MINUTE}/min"
 
 
 def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:

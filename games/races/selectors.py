@@ -4,8 +4,9 @@ race record."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -115,10 +116,12 @@ def ghost_open(*, game: Game, player: Player | None, today: datetime.date) -> bo
 
 @dataclass(frozen=True, slots=True)
 class GhostStep:
-    """One stored event of a ghost's game, `offset` seconds after that game's start, as the event JSON."""
+    """One stored event of a ghost's game, `offset` seconds after that game's start, as the event JSON,
+    and the game's line once the event is played."""
 
     offset: float
     event: dict[str, Any]
+    line: list[list[int]]
 
 
 def ghost_timeline(*, game: Game) -> list[GhostStep]:
@@ -141,8 +144,8 @@ def ghost_timeline(*, game: Game) -> list[GhostStep]:
             line.append(event["move"])
         elif kind == "undo" and line:
             line.pop()
-        steps.append(GhostStep(offset=offset, event=event))
-    return [GhostStep(offset=step.offset, event={**step.event, "v": v}) for v, step in enumerate(steps, start=1)]
+        steps.append(GhostStep(offset=offset, event=event, line=list(line)))
+    return [replace(step, event={**step.event, "v": v}) for v, step in enumerate(steps, start=1)]
 
 
 def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: float, until: float) -> list[GhostStep]:
@@ -162,7 +165,7 @@ def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: floa
             current.append(move)
         offset = since + (until - since) * index / (len(changes) + 1)
         event = {**finish, "kind": kind, "move": move, "line": None, "piles": 52 - len(current), "result": None}
-        steps.append(GhostStep(offset=offset, event=event))
+        steps.append(GhostStep(offset=offset, event=event, line=list(current)))
     return steps
 
 
@@ -178,27 +181,14 @@ class RaceLine:
 
 
 def ghost_line_at(steps: list[GhostStep], seconds: float) -> RaceLine:
-    """Where a ghost stands `seconds` after the start: its events up to then, replayed."""
-    line: list[list[int]] = []
-    piles, v, score, finished = 52, 0, 0, False
-    for step in steps:
-        if step.offset > seconds:
-            break
-        event = step.event
-        kind = event["kind"]
-        if kind == "move":
-            line.append(event["move"])
-        elif kind == "undo" and line:
-            line.pop()
-        elif kind == "finish":
-            if event["line"] is not None:
-                line = list(event["line"])
-            elif event["move"] is not None:
-                line.append(event["move"])
-            finished = True
-            score = event["result"]["score"]
-        piles, v = event["piles"], event["v"]
-    return RaceLine(line=line, piles=piles, v=v, finished=finished, score=score if finished else _score(piles))
+    """Where a ghost stands `seconds` after the start: at its last event up to then (a finish is its last)."""
+    reached = list(itertools.takewhile(lambda step: step.offset <= seconds, steps))
+    if not reached:
+        return RaceLine(line=[], piles=52, v=0, finished=False, score=0)
+    last = reached[-1].event
+    finished = last["kind"] == "finish"
+    score = last["result"]["score"] if finished else _score(last["piles"])
+    return RaceLine(line=reached[-1].line, piles=last["piles"], v=last["v"], finished=finished, score=score)
 
 
 def _score(piles: int) -> int:
@@ -264,32 +254,32 @@ def ranked_outcomes(*, room: Room, racers: list[Racer]) -> list[tuple[int, Racer
     return ranked
 
 
-def _who(racer: Racer) -> tuple[int, str]:
-    """The player a seat shows: the racer, or for a ghost the player who played its line."""
+def _seat(racer: Racer) -> dict[str, Any]:
+    """What the room's racers and its standings both show of a seat: who holds it (for a ghost, the
+    player who played its line) and the seat's game."""
     person = racer.player if racer.player is not None else racer.ghost.player  # type: ignore[union-attr]
-    return person.pk, person.nickname
+    return {
+        "racer": racer.pk,
+        "player": person.pk,
+        "nickname": person.nickname,
+        "ghost": racer.is_ghost,
+        "left": racer.left_at is not None,
+        "game": racer.ghost_id if racer.is_ghost else racer.game_id,
+    }
 
 
 def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]]:
-    entries = []
-    for place, racer, outcome in ranked_outcomes(room=room, racers=racers):
-        player_id, nickname = _who(racer)
-        entries.append(
-            {
-                "place": place,
-                "racer": racer.pk,
-                "player": player_id,
-                "nickname": nickname,
-                "ghost": racer.is_ghost,
-                "won": outcome.won,
-                "seconds": outcome.seconds,
-                "piles": outcome.piles,
-                "score": outcome.score,
-                "game": racer.ghost_id if racer.is_ghost else racer.game_id,
-                "left": racer.left_at is not None,
-            }
-        )
-    return entries
+    return [
+        {
+            **_seat(racer),
+            "place": place,
+            "won": outcome.won,
+            "seconds": outcome.seconds,
+            "piles": outcome.piles,
+            "score": outcome.score,
+        }
+        for place, racer, outcome in ranked_outcomes(room=room, racers=racers)
+    ]
 
 
 # --- the room as clients see it ---------------------------------------------------------------------
@@ -305,20 +295,16 @@ def _racer_line(*, room: Room, racer: Racer, now: datetime.datetime) -> RaceLine
 
 
 def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[str, Any]:
-    player_id, nickname = _who(racer)
+    seat = _seat(racer)
     started = room.state in (Room.State.RACING, Room.State.FINISHED)
     line = _racer_line(room=room, racer=racer, now=now)
     status = "waiting" if line is None else "finished" if line.finished else "playing"
     return {
-        "racer": racer.pk,
-        "player": player_id,
-        "nickname": nickname,
-        "ghost": racer.is_ghost,
+        **seat,
         "ready": racer.ready or racer.is_ghost,
         "connected": racer.is_ghost or racer.connected,
-        "left": racer.left_at is not None,
         # Until the start a ghost's game would name the deal: it is withheld like the deal itself.
-        "game": (racer.ghost_id if racer.is_ghost else racer.game_id) if started else None,
+        "game": seat["game"] if started else None,
         "status": status,
         "finished": status == "finished",
         "v": line.v if line else 0,

@@ -26,14 +26,21 @@ class RaceCreateInputSerializer(ClosedInputSerializer):
     )
 
 
-class RacerSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer):
+    """Who holds a seat, and where their game stands: what the room's racers and standings both show."""
+
     racer = serializers.IntegerField(help_text="The seat's id: progress and standings name racers by it.")
     player = serializers.IntegerField(help_text="The player (for a ghost: who played its line).")
     nickname = serializers.CharField()
     ghost = serializers.BooleanField()
+    left = serializers.BooleanField(help_text="Left after the start; still in the standings.")
+    piles = serializers.IntegerField()
+    score = serializers.IntegerField()
+
+
+class RacerSerializer(SeatSerializer):
     ready = serializers.BooleanField()
     connected = serializers.BooleanField()
-    left = serializers.BooleanField(help_text="Left after the start; still in the standings.")
     game = serializers.IntegerField(allow_null=True, help_text="The racer's game; null until the start.")
     status = serializers.ChoiceField(choices=["waiting", "playing", "finished"])
     finished = serializers.BooleanField()
@@ -43,24 +50,15 @@ class RacerSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The racer's move line; null until the start.",
     )
-    piles = serializers.IntegerField()
-    score = serializers.IntegerField()
     moves = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(SeatSerializer):
     place = serializers.IntegerField(help_text="Equal results share a place (1, 2, 2, 4).")
-    racer = serializers.IntegerField()
-    player = serializers.IntegerField()
-    nickname = serializers.CharField()
-    ghost = serializers.BooleanField()
     won = serializers.BooleanField(help_text="One pile left within the time limit.")
     seconds = serializers.IntegerField()
-    piles = serializers.IntegerField()
-    score = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="The racer's game, to watch as a replay.")
-    left = serializers.BooleanField()
 
 
 class RoomSerializer(serializers.Serializer):

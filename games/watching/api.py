@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
-from accounts.errors import PlayerNotFound
-from accounts.models import Player
-from accounts.selectors import player_from_session
+from accounts.selectors import session_player
 
 from . import selectors, services
 from .serializers import LiveListSerializer, WatchSettingSerializer
@@ -32,13 +29,6 @@ class LiveApi(APIView):
         return Response(LiveListSerializer(live, context={"now": now}).data)
 
 
-def _session_player(request: Request) -> Player:
-    player = player_from_session(request.session)
-    if player is None:
-        raise PlayerNotFound(_("you have not played yet: start a game first"))
-    return player
-
-
 class WatchSettingApi(APIView):
     @extend_schema(
         operation_id="me_watching_get",
@@ -46,7 +36,7 @@ class WatchSettingApi(APIView):
         description="Whether others may watch your games live. 404 for a visitor who has not played yet.",
     )
     def get(self, request: Request) -> Response:
-        return Response(WatchSettingSerializer({"watchable": _session_player(request).watchable}).data)
+        return Response(WatchSettingSerializer({"watchable": session_player(request.session).watchable}).data)
 
     @extend_schema(
         operation_id="me_watching_set",
@@ -59,6 +49,6 @@ class WatchSettingApi(APIView):
         serializer = WatchSettingSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         player = services.player_watchable_set(
-            player=_session_player(request), watchable=serializer.validated_data["watchable"]
+            player=session_player(request.session), watchable=serializer.validated_data["watchable"]
         )
         return Response(WatchSettingSerializer({"watchable": player.watchable}).data)

@@ -49,19 +49,15 @@ POOL_SHARE = 0.25
 # process looks again at that pace, so a process that dies hands the badge on within LEASE_S.
 LEASE_S = 30
 LATEST_S = 3600
-
-
-def _claim_key(game_id: int, v: int) -> str:
-    return f"watch:winnable:{game_id}:{v}"
-
-
-def _lease_key(game_id: int) -> str:
-    return f"watch:winnable-owner:{game_id}"
+# The cache keys (by game id) of a game's lease, its latest badge, and a claimed position (game id, v).
+LEASE_KEY = "watch:winnable-owner:{}"
+LATEST_KEY = "watch:winnable:{}"
+CLAIM_KEY = "watch:winnable:{}:{}"
 
 
 def _take_lease(game_id: int, process: str) -> bool:
     """Whether `process` holds the game's badge lease now (taking or renewing it)."""
-    key = _lease_key(game_id)
+    key = LEASE_KEY.format(game_id)
     if cache.add(key, process, timeout=LEASE_S):
         return True
     if cache.get(key) != process:
@@ -71,18 +67,14 @@ def _take_lease(game_id: int, process: str) -> bool:
 
 
 def _give_back_lease(game_id: int, process: str) -> None:
-    key = _lease_key(game_id)
+    key = LEASE_KEY.format(game_id)
     if cache.get(key) == process:
         cache.delete(key)
 
 
-def latest_key(game_id: int) -> str:
-    return f"watch:winnable:{game_id}"
-
-
 def latest_badge(game: Game) -> str | None:
     """The badge of the game's current position, if one was worked out."""
-    found = cache.get(latest_key(game.pk))
+    found = cache.get(LATEST_KEY.format(game.pk))
     if not found or found["v"] != game.version:
         return None
     return protocol.winnable(game=game.pk, v=found["v"], status=found["status"])
@@ -93,7 +85,7 @@ def _claim_position(game_id: int, v: int) -> tuple[list[str], list[list[int]]] |
     game = Game.objects.select_related("deal").only("deal__cards", "moves", "version", "status").get(pk=game_id)
     if game.version != v or game.status != Game.Status.PLAYING:
         return None
-    if not cache.add(_claim_key(game_id, v), True, timeout=CLAIM_S):
+    if not cache.add(CLAIM_KEY.format(game_id, v), True, timeout=CLAIM_S):
         return None
     return game.deal.cards, game.moves
 
@@ -106,7 +98,7 @@ def _solve(game_id: int, v: int, cards: Sequence[str], moves: Sequence[Sequence[
         return None
     if status not in ("win", "lost"):
         return None
-    cache.set(latest_key(game_id), {"v": v, "status": status}, timeout=LATEST_S)
+    cache.set(LATEST_KEY.format(game_id), {"v": v, "status": status}, timeout=LATEST_S)
     return status
 
 

@@ -1,35 +1,56 @@
 """The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/). They only listen.
 
-Both are fed by this process's watching machinery (runtime.py), through the process's bus.
+Both are fed by this process's watching machinery (runtime.py), through the process's bus. A
+watcher's `state` is serialised once per version of the game in each process: when a thousand
+watchers arrive on a popular game, one of them pays for the serializer, the others get a copy with
+their own server clock.
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from autobahn.exception import Disconnected
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from accordion_site.db import db_call
 from accounts.models import Player
 from games import events
 from games.errors import GameError, GameFinished
 from games.models import Game
+from games.serializers import game_payload
 from realtime.consumer import MAX_CATCH_UP_EVENTS, LiveSocket
 from realtime.edges import CLOSE_NOT_FOUND
 
 from . import protocol
 from .badge import latest_badge
-from .runtime import Watching, watching
-from .selectors import watch_admit
-from .states import game_state
+from .runtime import Watching, crowd_count, watching
+from .selectors import WATCHER, watch_admit
 
 logger = logging.getLogger(__name__)
 
 # Normal closure: a watcher caught up on a game that has ended has nothing more to hear.
 CLOSE_GAME_OVER = 1000
+# How many (game, version) `state` payloads are kept, the least recently used leaving first.
+KEPT_STATES = 256
+_clock = serializers.DateTimeField()
+
+
+def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
+    """`game_payload(game, now=now)` of a game in progress, from the copy kept for its version."""
+    return {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
+
+
+@functools.lru_cache(maxsize=KEPT_STATES)
+def _kept_state(game: Game, version: int) -> dict[str, Any]:
+    # A model instance hashes by its primary key: the version makes the key one position of the game.
+    return game_payload(game, now=timezone.now())
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +78,7 @@ class WatchConsumer(ListenOnly):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.viewer: Player | None = self.scope.get("player")
         self.hold()
+        # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
         self.is_owner = False
         self.counted = False
         self.watching: Watching = await watching()
@@ -80,11 +102,11 @@ class WatchConsumer(ListenOnly):
             await self.refuse(error, close_code=CLOSE_NOT_FOUND if over else None)
             return
         self.is_owner = caught_up.owner
-        assert self.watching.crowd is not None
-        self.entry = await self.watching.crowd.enter(self.game_id)
+        assert self.watching.presence is not None
+        self.entry = await self.watching.presence.enter(events.group_name(self.game_id), WATCHER)
         self.counted = True
         await self.caught_up(caught_up.version, caught_up.frames)
-        await self.send(text_data=protocol.crowd(await self.watching.crowd.total(self.game_id)))
+        await self.send(text_data=protocol.crowd(await crowd_count(self.game_id)))
         if caught_up.badge is not None:
             await self.send(text_data=caught_up.badge)
         elif not caught_up.owner and not caught_up.finished:
@@ -103,7 +125,7 @@ class WatchConsumer(ListenOnly):
         self.watching.leave(self.game_id, self)
         if self.counted:
             self.counted = False
-            self.watching.crowd.leave(self.entry)  # type: ignore[union-attr]
+            self.watching.presence.leave(self.entry)  # type: ignore[union-attr]
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
         """What brings this watcher up to date: the events after version `since`, or else the whole game

@@ -1,28 +1,223 @@
 """This process's watching machinery: the audiences of the games watched here, the watcher counts,
-the still-winnable badge and the live list; one service of the process's bus, started with the first
-socket that needs it and stopped with the bus."""
+the still-winnable badge (badge.py) and the live list; one service of the process's bus, started with
+the first socket that needs it and stopped with the bus.
+
+Audiences. The bus hands each message of a game's group to the game's audience once; the audience
+writes one frame to each of its watchers. Events that arrive within AUDIENCE_TICK_S of the previous
+frame wait for the tick to end and go out together, as one frame: the first event after a quiet spell
+goes at once, a burst costs one frame per watcher per tick. The frame is built once and the same
+message handed to every watcher's socket, with no channel layer and no thread in between. The
+player's own sockets do not go through an audience: they get every event at once (games/consumers.py).
+
+Watcher counts: the watcher sockets present in the game's group (realtime/presence.py). A watcher
+socket counts from its catch-up to its close; a process that dies stops counting by expiry. When a
+game's count changes, this process's sockets of the game (the player's and the watchers') are told,
+with one `crowd` message on the bus, locally.
+
+The live list for this process's `/ws/live/` sockets, like a TV guide rather than a firehose. While
+any such socket is open, the process reads the list once every LIVE_TICK_S (one query, and one read of
+the watcher counts) and sends what changed since the previous read — the games that are new or
+changed and the ids of those that left — as one frame, the same text to every socket. So each game
+changes on a socket at most once a tick, however fast it is played, and the list costs the same
+whether one or a thousand people keep it open. A socket that arrives gets the whole list at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import logging
+import math
 import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from django.utils import timezone
+
+from accordion_site.db import db_call
+from accordion_site.errors import log_background_failure
+from accordion_site.tasks import raise_if_stopping, stop_task
 from games import events
-from realtime.bus import Bus, bus
-from realtime.presence import presence
+from games.models import GameEvent
+from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
+from realtime.consumer import LiveSocket
+from realtime.presence import Presence, presence
 
 from . import protocol
-from .audience import Audience, Watcher
 from .badge import Badge
-from .crowd import Crowd
-from .live import LiveBoard
+from .selectors import WATCHER, crowd_totals, live_games
+from .serializers import LiveGameSerializer
+
+if TYPE_CHECKING:
+    from .consumers import WatchConsumer as Watcher
+
+logger = logging.getLogger(__name__)
+
+# Events that arrive within this long of the previous frame are sent together.
+AUDIENCE_TICK_S = 0.05
+# A frame for a large audience pauses after this many watchers, for the loop to write what it queued.
+SENDS_BETWEEN_PAUSES = 64
+# The events after which the still-winnable badge may change.
+POSITION_KINDS = frozenset({GameEvent.Kind.START, GameEvent.Kind.MOVE, GameEvent.Kind.UNDO})
+# How often the live list is read while a `/ws/live/` socket is open.
+LIVE_TICK_S = 1.0
+
+
+def send_message(text: str) -> dict[str, Any]:
+    return {"type": "websocket.send", "text": text}
+
+
+class Audience:
+    def __init__(self, game_id: int, *, on_position: Callable[[int, int], None]) -> None:
+        self.game_id = game_id
+        self.watchers: set[Watcher] = set()
+        self.on_position = on_position
+        self.pending: list[tuple[int, str]] = []
+        self.last_frame_at = -math.inf
+        self.timer: asyncio.TimerHandle | None = None
+        self.flushing: asyncio.Task[None] | None = None
+        self.sending = asyncio.Lock()
+
+    async def hear(self, message: Message) -> None:
+        """Called by the bus with each message of the game's group: its events, its watcher count and
+        its still-winnable badge (never to the player)."""
+        if message.kind != events.EVENT:
+            await self._send_live(send_message(message.frame), to_owner=message.kind != "winnable")
+            return
+        v, frame = message.v, message.frame
+        for watcher in self.watchers:
+            if watcher.held is not None:
+                watcher.held.append(message)
+        assert message.data is not None
+        if message.data["kind"] in POSITION_KINDS and any(not watcher.is_owner for watcher in self.watchers):
+            self.on_position(self.game_id, v)
+        self.pending.append((v, frame))
+        if self.timer is not None:
+            return  # the tick's frame is already due
+        loop = asyncio.get_running_loop()
+        wait = self.last_frame_at + AUDIENCE_TICK_S - loop.time()
+        if wait <= 0:
+            await self.flush()
+        else:
+            self.timer = loop.call_later(wait, self._flush_later)
+
+    def _flush_later(self) -> None:
+        self.timer = None
+        self.flushing = asyncio.get_running_loop().create_task(self.flush())
+
+    async def flush(self) -> None:
+        """Send the pending events, as one frame, to every watcher that is live."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        pending, self.pending = sorted(self.pending), []
+        if not pending:
+            return
+        self.last_frame_at = asyncio.get_running_loop().time()
+        shared = send_message(protocol.events([frame for _, frame in pending]))
+        oldest = pending[0][0]
+        async with self.sending:  # frames go out in order, even across the pauses below
+            for sent, watcher in enumerate(tuple(self.watchers), start=1):
+                if watcher.held is not None:
+                    continue  # it sends what it holds itself once caught up
+                if watcher.version_sent < oldest:
+                    message = shared
+                else:  # it joined while these were on their way: only what its catch-up did not cover
+                    frames = [frame for v, frame in pending if v > watcher.version_sent]
+                    if not frames:
+                        continue
+                    message = send_message(protocol.events(frames))
+                await self._send(watcher, message)
+                if sent % SENDS_BETWEEN_PAUSES == 0:
+                    # Let the server write what is queued (Daphne writes a frame on the loop's next
+                    # turn), so the first watchers need not wait for the last to be served.
+                    await asyncio.sleep(0)
+
+    async def _send_live(self, message: dict[str, Any], *, to_owner: bool) -> None:
+        for watcher in tuple(self.watchers):
+            if watcher.held is None and (to_owner or not watcher.is_owner):
+                await self._send(watcher, message)
+
+    async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
+        await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)
+
+    async def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.flushing is not None:
+            await stop_task(self.flushing)
+
+
+def _without_clock(entry: dict[str, Any]) -> dict[str, Any]:
+    # `seconds` grows every second for every game: a change worth a message is in the other fields.
+    return {name: value for name, value in entry.items() if name != "seconds"}
+
+
+def live_entries() -> tuple[datetime.datetime, dict[int, dict[str, Any]]]:
+    """The server's clock and the live list's entries, as the API shows them, by game id, best first."""
+    now = timezone.now()
+    games = live_games(now=now)
+    return now, {game.id: LiveGameSerializer(game, context={"now": now}).data for game in games}
+
+
+class LiveBoard:
+    def __init__(self) -> None:
+        self.sockets: set[LiveSocket] = set()
+        self.entries: dict[int, dict[str, Any]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def join(self, socket: LiveSocket) -> None:
+        self.sockets.add(socket)
+        if self.entries is None:
+            now, self.entries = await db_call(live_entries)()
+        else:
+            now = timezone.now()
+        frame = protocol.live(games=list(self.entries.values()), gone=[], full=True, server_now=now)
+        await socket.send_frame(send_message(frame))
+        if self.task is None and socket in self.sockets:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def leave(self, socket: LiveSocket) -> None:
+        self.sockets.discard(socket)
+        if not self.sockets:
+            await self.stop()
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        self.entries = None
+        if task is not None:
+            await stop_task(task)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(LIVE_TICK_S)
+            try:
+                await self._tick()
+            except Exception:
+                raise_if_stopping()
+                log_background_failure(logger, "the live list could not be refreshed")
+
+    async def _tick(self) -> None:
+        now, fresh = await db_call(live_entries)()
+        before = self.entries or {}
+        changed = [
+            entry for game, entry in fresh.items() if _without_clock(before.get(game, {})) != _without_clock(entry)
+        ]
+        gone = [game for game in before if game not in fresh]
+        self.entries = fresh
+        if not changed and not gone:
+            return
+        message = send_message(protocol.live(games=changed, gone=gone, full=False, server_now=now))
+        for socket in tuple(self.sockets):
+            await deliver_to_one_of_many(socket.send_frame(message), "the live list")
 
 
 class Watching:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.audiences: dict[int, Audience] = {}
-        self.crowd: Crowd | None = None  # once started
+        self.presence: Presence | None = None  # once started
         self.badge = Badge(process=uuid.uuid4().hex)
         self.live = LiveBoard()
         # Joining and leaving an audience take turns, so that no watcher reads the game before its
@@ -31,8 +226,12 @@ class Watching:
         self.closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        self.crowd = Crowd(self.bus, await presence())
+        self.presence = await presence()
+        self.presence.watch("game.", lambda group: [WATCHER], self._crowd_changed)
         await self.badge.start()
+
+    async def _crowd_changed(self, group: str, counts: dict[str, int]) -> None:
+        await self.bus.deliver(Message(group, "crowd", frame=protocol.crowd(counts[WATCHER])))
 
     async def stop(self) -> None:
         await asyncio.gather(*self.closing, return_exceptions=True)
@@ -84,9 +283,13 @@ async def watching() -> Watching:
     return await bus().service("watching", Watching, Watching.start)
 
 
+async def crowd_count(game_id: int) -> int:
+    """The game's watchers as the presence store has them now (for a socket that has just arrived)."""
+    await watching()  # from now on, this process's sockets of the game hear the count change
+    return (await asyncio.to_thread(crowd_totals, [game_id]))[game_id]
+
+
 async def crowd_frame(game_id: int) -> str | None:
     """The `crowd` message for a socket that has just arrived on the game, when anyone is watching."""
-    crowd = (await watching()).crowd
-    assert crowd is not None
-    count = await crowd.total(game_id)
+    count = await crowd_count(game_id)
     return protocol.crowd(count) if count else None

@@ -1,26 +1,37 @@
 """Reads of the watching feature: who may watch a game, why someone else's game will not open and whether
-it may be watched instead, and which games are live."""
+it may be watched instead, which games are live, and how many watch them."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from games import withheld
+from games import events, withheld
+from games.errors import GameError
 from games.models import Game, GameEvent
 from games.selectors import game_get, game_visible_to
-
-from .crowd import crowd_totals
-from .errors import WatchRefused
+from realtime.presence import store
 
 # A game in progress whose newest event is older than this is not live: its player has walked away.
 LIVE_IDLE = datetime.timedelta(minutes=10)
 # The live list shows at most this many games, the most interesting first.
 LIVE_LIMIT = 100
+# How a watcher socket counts in its game's presence (realtime/presence.py).
+WATCHER = "watcher"
+
+
+class WatchRefused(GameError):
+    """The game exists, but this viewer may not watch it: the player opted out (`not_watchable`), or it
+    is on a daily deal whose day is not over, or on a deal the viewer is playing (`spoiler`). Sent as
+    the `refused` message's code before close 4403."""
+
+    code = "not_allowed"
+    status = 403
 
 
 def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
@@ -109,6 +120,12 @@ class LiveGame:
 
     def seconds(self, now: datetime.datetime) -> int:
         return max(0, int((now - self.started_at).total_seconds()))
+
+
+def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
+    """Each game's watchers over every process (for reads outside the sockets: the live list)."""
+    found = store().seen_many({events.group_name(game): [WATCHER] for game in game_ids})
+    return {game: found[events.group_name(game)][WATCHER].present for game in game_ids}
 
 
 def interest(game: LiveGame) -> tuple[int, int, int]:

@@ -1,8 +1,8 @@
 """A player who closes the tab while a move of theirs is being stored: the move stands, the answer that
-can no longer be written is dropped quietly, and the socket leaves the process's hub as any other
-closed socket does; the same for a racer's command and a watcher's stray frame. Between the client's
-close and Daphne's disconnect message, Daphne (autobahn) raises `Disconnected` from every send; the
-wrapper below does the same."""
+can no longer be written is dropped quietly, and the socket stops listening on the process's bus
+(realtime/bus.py) as any other closed socket does; the same for a racer's command and a watcher's
+stray frame. Between the client's close and Daphne's disconnect message, Daphne (autobahn) raises
+`Disconnected` from every send; the wrapper below does the same."""
 
 from __future__ import annotations
 

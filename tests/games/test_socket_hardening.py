@@ -31,7 +31,7 @@ from games.races import services as race_services
 from games.races.models import Room
 from games.services import game_move, game_start
 from realtime.bus import running_bus
-from realtime.edges import CLOSE_NO_SUCH_SOCKET, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN, UNAVAILABLE
+from realtime.edges import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, CLOSE_TRY_AGAIN, UNAVAILABLE
 from tests.races.sockets import racer, room_socket, room_until, until
 
 from .sockets import FROM_THE_SITE, game_socket, refusal, session_cookie_for
@@ -86,7 +86,7 @@ async def test_a_frame_nested_a_thousand_deep_is_rejected_and_the_socket_stays_o
 async def test_an_unknown_socket_path_is_refused_with_4404_and_logs_no_error(player, caplog):
     socket = WebsocketCommunicator(application, "/ws/games/-1/", headers=FROM_THE_SITE)
     close_code, message = await refusal(socket)
-    assert close_code == CLOSE_NO_SUCH_SOCKET
+    assert close_code == CLOSE_NOT_FOUND
     assert message == {"t": "refused", "error": "no such socket", "code": "not_found"}
     assert errors_logged(caplog) == []
 
@@ -95,7 +95,7 @@ async def test_an_unknown_socket_path_is_refused_with_4404_and_logs_no_error(pla
 async def test_a_player_past_the_socket_cap_is_refused_with_4429(code_game, player):
     held = [await connected(code_game, player) for _ in range(2)]
     close_code, message = await refusal(await game_socket(code_game.pk, player, v=code_game.version))
-    assert close_code == CLOSE_TOO_MANY_SOCKETS and message is not None and message["code"] == "too_many_sockets"
+    assert close_code == CLOSE_TOO_MANY and message is not None and message["code"] == "too_many_sockets"
     await held[0].disconnect()
     again = await connected(code_game, player)  # a closed socket frees its place
     for socket in [held[1], again]:

@@ -40,7 +40,8 @@ def test_sockets_of_two_processes_add_up(store, clock):
         {(GROUP, "watcher"): {"two.1": clock.now + TTL_S}, ("game.18", "watcher"): {"two.2": clock.now + TTL_S}}
     )
 
-    assert store.present([GROUP, "game.18", "game.19"], "watcher") == {GROUP: 3, "game.18": 1, "game.19": 0}
+    found = store.seen_many({group: ["watcher"] for group in (GROUP, "game.18", "game.19")})
+    assert {group: seen["watcher"].present for group, seen in found.items()} == {GROUP: 3, "game.18": 1, "game.19": 0}
 
 
 def test_a_socket_that_leaves_is_away_since_it_left(store, clock):
@@ -59,4 +60,4 @@ def test_a_process_that_stops_renewing_stops_counting(store, clock):
 
     clock.now += TTL_S / 2 + 0.1  # past one's expiry, not two's
 
-    assert store.present([GROUP], "watcher") == {GROUP: 1}
+    assert store.seen(GROUP, ["watcher"])["watcher"].present == 1

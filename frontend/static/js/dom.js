@@ -5,6 +5,11 @@ import { gettext, interpolate } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The elements under `root` named by their data-testid: `{ name: testid }` in, `{ name: element }` out. */
+export function byTestIds(root, ids) {
+  return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, root.querySelector(`[data-testid="${id}"]`)]));
+}
+
 /** An HTML element with an optional class, text and attributes. */
 export function element(tag, { className, text, attrs } = {}) {
   const node = document.createElement(tag);

@@ -10,20 +10,14 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from games import selectors, services
-
-
-def positive_days(text: str) -> int:
-    days = int(text)
-    if days < 1:
-        raise argparse.ArgumentTypeError("--days counts today, so it is at least 1")
-    return days
+from games.management.arguments import positive
 
 
 class Command(BaseCommand):
     help = "Derive, certify and store the daily deals of today and the coming days (UTC dates)."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--days", type=positive_days, default=7, help="how many dates, today included (default 7)")
+        parser.add_argument("--days", type=positive, default=7, help="how many dates, today included (default 7)")
 
     def handle(self, *args: Any, days: int, **options: Any) -> None:
         today = datetime.datetime.now(datetime.UTC).date()

@@ -11,16 +11,10 @@ from django.core.management.base import BaseCommand
 
 from games.engine.deals import CERTIFY_POSITIONS, shuffled_deck
 from games.engine.solver import solve
+from games.management.arguments import positive
 
 # The sample's deals: shuffled_deck(f"{SAMPLE_SEED}:{i}") for i = 0, 1, …, as docs/rules.md derives any deal.
 SAMPLE_SEED = "odds"
-
-
-def positive(text: str) -> int:
-    number = int(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError("at least 1")
-    return number
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """Fixtures for the watching tests: games being played, and watchers' sockets.
 
-Socket tests run each on an event loop of their own; the parent conftest stops the hub (and with it
-the watching machinery) before the loop closes."""
+Socket tests run each on an event loop of their own; tests/conftest.py's `socket_services_stopped`
+stops the process's bus (and with it the watching machinery) before the loop closes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from accounts.models import Player
 from games import services
 from games.errors import SolverBusy
 from games.models import Game
-from games.watching import audience, badge, live
+from games.watching import badge, runtime
 from realtime import presence
 
 
@@ -55,12 +55,12 @@ def quick_counts(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def long_tick(monkeypatch: pytest.MonkeyPatch) -> None:
     """Watchers' events coalesced over a whole second, so a test can make several moves in one tick."""
-    monkeypatch.setattr(audience, "TICK_S", 1.0)
+    monkeypatch.setattr(runtime, "AUDIENCE_TICK_S", 1.0)
 
 
 @pytest.fixture
 def quick_live_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live, "TICK_S", 0.1)
+    monkeypatch.setattr(runtime, "LIVE_TICK_S", 0.1)
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ from django.conf import settings
 
 from games import events
 from games.watching.consumers import WatchConsumer
-from games.watching.crowd import crowd_totals
 from games.watching.runtime import watching as watching_runtime
+from games.watching.selectors import crowd_totals
 from realtime.bus import running_bus
 from realtime.presence import presence
 

@@ -16,7 +16,7 @@ from accounts.models import Player
 from games import services
 from games.events import group_name
 from games.models import Game
-from games.watching.crowd import WATCHER
+from games.watching.selectors import WATCHER
 from realtime import presence
 
 from ..sockets import refusal

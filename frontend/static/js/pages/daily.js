@@ -12,7 +12,7 @@ import {
   getDailySummary,
 } from "../api.js";
 import { formatDuration } from "../clock.js";
-import { anchorAt, chartBox, element, svgElement } from "../dom.js";
+import { anchorAt, byTestIds, chartBox, element, svgElement } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { formatNumber } from "../locale_format.js";
 import { profileUrl, replayPageUrl, startGameAndGo } from "../nav.js";
@@ -147,15 +147,20 @@ class Ranking {
     this.number = 1;
     this.pages = 1;
     this.mine = null;
-    this.table = page.querySelector('[data-testid="board"]');
+    Object.assign(
+      this,
+      byTestIds(page, {
+        table: "board",
+        empty: "board-empty",
+        pager: "pager",
+        position: "page-position",
+        previous: "previous-page",
+        next: "next-page",
+        myRank: "my-rank",
+        myNote: "my-rank-note",
+      }),
+    );
     this.body = this.table.querySelector("tbody");
-    this.empty = page.querySelector('[data-testid="board-empty"]');
-    this.pager = page.querySelector('[data-testid="pager"]');
-    this.position = page.querySelector('[data-testid="page-position"]');
-    this.previous = page.querySelector('[data-testid="previous-page"]');
-    this.next = page.querySelector('[data-testid="next-page"]');
-    this.myRank = page.querySelector('[data-testid="my-rank"]');
-    this.myNote = page.querySelector('[data-testid="my-rank-note"]');
     this.previous.addEventListener("click", () => this.show(this.number - 1));
     this.next.addEventListener("click", () => this.show(this.number + 1));
     this.myRank.addEventListener("click", () => this.showMine());
@@ -223,12 +228,17 @@ const SECOND_MS = 1000;
 class MyDay {
   constructor(panel) {
     this.panel = panel;
-    this.result = panel.querySelector('[data-testid="my-day-result"]');
-    this.rank = panel.querySelector('[data-testid="my-day-rank"]');
-    this.around = panel.querySelector('[data-testid="around"]');
-    this.nextDeal = panel.querySelector('[data-testid="next-deal"]');
-    this.practice = panel.querySelector('[data-testid="practice-daily"]');
-    this.error = panel.querySelector('[data-testid="practice-error"]');
+    Object.assign(
+      this,
+      byTestIds(panel, {
+        result: "my-day-result",
+        rank: "my-day-rank",
+        around: "around",
+        nextDeal: "next-deal",
+        practice: "practice-daily",
+        error: "practice-error",
+      }),
+    );
     this.practice.addEventListener("click", () => this.practise());
     this.countDown(Number(panel.dataset.nextDealIn));
   }
