@@ -124,15 +124,15 @@ class RaceConsumer(LiveSocket):
         now = timezone.now()
         code, player = self.code, self.player
         if isinstance(message, protocol.ReadyMessage):
-            services.race_ready(code=code, player=player, ready=message.ready)
+            services.race_ready(code=code, player=player, ready=message.ready, now=now)
         elif isinstance(message, protocol.StartMessage):
             services.race_start(code=code, player=player, now=now)
         elif isinstance(message, protocol.KickMessage):
-            services.race_kick(code=code, player=player, target=message.player)
+            services.race_kick(code=code, player=player, target=message.player, now=now)
         elif isinstance(message, protocol.LeaveMessage):
             services.race_leave(code=code, player=player, now=now)
         elif isinstance(message, protocol.RematchMessage):
-            services.race_rematch(code=code, player=player)
+            services.race_rematch(code=code, player=player, confirm=message.confirm, now=now)
         elif isinstance(message, protocol.SettingsMessage):
             services.race_settings(code=code, player=player, time_limit=message.time_limit, deal_code=message.code)
         elif isinstance(message, protocol.GhostMessage):

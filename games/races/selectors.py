@@ -97,6 +97,24 @@ def racer_seat(*, room: Room, player: Player | None) -> Racer | None:
     return Racer.objects.filter(room=room, round=room.round, player=player).first()
 
 
+def counts_ready(*, room: Room, racer: Racer) -> bool:
+    """Whether a seat counts as ready: the host is ready by hosting (they may start the race at once)."""
+    return racer.ready or racer.is_ghost or racer.player_id == room.host_id
+
+
+def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
+    """The racers present (a room socket open) who are not ready yet: the lobby's countdown starts by
+    itself once there are none and someone besides the host is ready (services)."""
+    return [
+        racer
+        for racer in racers
+        if racer.player_id is not None
+        and racer.connected
+        and racer.left_at is None
+        and not counts_ready(room=room, racer=racer)
+    ]
+
+
 def player_race_stats(*, player: Player) -> dict[str, int]:
     """Races the player has finished a round of ("played") and won (first place against someone)."""
     seats = Racer.objects.filter(player=player, place__isnull=False)
@@ -270,7 +288,11 @@ def _who(racer: Racer) -> tuple[int, str]:
     return person.pk, person.nickname
 
 
-def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]]:
+def standings_entries(*, room: Room, racers: list[Racer], now: datetime.datetime) -> list[dict[str, Any]]:
+    """The racers whose race has ended, best first: while the race goes on, the standings so far (a
+    ghost counts once the time of its finish has come)."""
+    if room.state == Room.State.RACING:
+        racers = [racer for racer in racers if not racer.is_ghost or _ghost_done(room=room, racer=racer, now=now)]
     entries = []
     for place, racer, outcome in ranked_outcomes(room=room, racers=racers):
         player_id, nickname = _who(racer)
@@ -290,6 +312,13 @@ def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]
             }
         )
     return entries
+
+
+def _ghost_done(*, room: Room, racer: Racer, now: datetime.datetime) -> bool:
+    seconds = racer.ghost.seconds  # type: ignore[union-attr]
+    if seconds is None or seconds > room.time_limit or room.starts_at is None:
+        return False
+    return room.starts_at + datetime.timedelta(seconds=seconds) <= now
 
 
 # --- the room as clients see it ---------------------------------------------------------------------
@@ -327,6 +356,7 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
         "score": line.score if line else 0,
         "moves": len(line.line) if line else 0,
         "place": racer.place,
+        "rematch": racer.rematch,
     }
 
 
@@ -350,5 +380,8 @@ def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
         "deal_code": room.deal.shared_code if started else None,  # type: ignore[union-attr]
         "deal_picked": bool(room.deal_code),
         "racers": [_racer_entry(room=room, racer=racer, now=now) for racer in racers],
-        "standings": standings_entries(room=room, racers=racers) if room.state == Room.State.FINISHED else None,
+        "waiting": [racer.pk for racer in waiting_for(room=room, racers=racers)]
+        if room.state == Room.State.LOBBY
+        else [],
+        "standings": standings_entries(room=room, racers=racers, now=now) if started else None,
     }
