@@ -81,6 +81,27 @@ def host_away_until(*, room: Room) -> datetime.datetime | None:
     return seat.away_since + datetime.timedelta(seconds=HOST_AWAY_SECONDS)
 
 
+# A race whose every racer still playing has had every room socket closed this long ends, their games
+# as they stand (services.race_advance): nobody races it any more, and it leaves the live list.
+RACE_AWAY_SECONDS = 30
+
+
+def race_abandoned_at(*, room: Room) -> datetime.datetime | None:
+    """When a race under way ends for want of racers, or None: only while every human racer whose game
+    goes on is away (no room socket open), RACE_AWAY_SECONDS after the last of them left."""
+    if room.state != Room.State.RACING:
+        return None
+    playing = list(
+        Racer.objects.filter(
+            room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True
+        ).filter(game__status=Game.Status.PLAYING)
+    )
+    away = [seat.away_since for seat in playing if not seat.connected]
+    if not playing or len(away) < len(playing) or None in away:
+        return None
+    return max(moment for moment in away if moment is not None) + datetime.timedelta(seconds=RACE_AWAY_SECONDS)
+
+
 def room_racers(*, room: Room) -> list[Racer]:
     """The racers of the room's round, in the order they took their seats (kicked ones watch)."""
     return list(

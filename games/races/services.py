@@ -51,6 +51,7 @@ from .selectors import (
     counts_ready,
     host_away_until,
     normalize_room_code,
+    race_abandoned_at,
     racer_seat,
     ranked_outcomes,
     room_check_visible,
@@ -477,7 +478,8 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
 
 def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
     """Do what the room's clock says is due: at `starts_at` the start (the deal is chosen and each
-    racer's game begins), at `ends_at` the end (unfinished games end as they stand). Called by the
+    racer's game begins), at `ends_at` the end (unfinished games end as they stand), and the same end
+    once every racer still playing has been away long enough (`race_abandoned_at`). Called by the
     room's timers and before every read or join, so a restarted process still acts. A host away too
     long (`host_away_until`) hands the room to the next connected racer here too."""
     news = RoomNews(code=code)
@@ -490,18 +492,33 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
             news.add("changed")
             if room.state == Room.State.RACING:
                 news.add("started")
-        if room.state != Room.State.RACING or room.ends_at is None or now < room.ends_at:
+        end = _race_end_due(room, now)
+        if end is None:
             return news
         seats = _seats(room)
         unfinished = [seat.game.pk for seat in seats if seat.game and seat.game.status == Game.Status.PLAYING]
         if not unfinished:  # every game ended, yet the race did not: end it now
-            _finish(room, seats, now=room.ends_at)
+            _finish(room, seats, now=end)
     for game_id in unfinished:
         # Each in a transaction of its own, the room's lock given back: the last one ends the race.
-        _end_game(game_id=game_id, at=room.ends_at)
+        _end_game(game_id=game_id, at=end)
     news.add("changed")
     news.add("finished")
     return news
+
+
+def _race_end_due(room: Room, now: datetime.datetime) -> datetime.datetime | None:
+    """When a racing room's race ended, if it is over by `now`: at its time limit, or when every racer
+    still playing had been away long enough (race_abandoned_at); else None."""
+    if room.state != Room.State.RACING:
+        return None
+    if room.ends_at is not None and now >= room.ends_at:
+        return room.ends_at
+    abandoned = race_abandoned_at(room=room)
+    if abandoned is not None and now >= abandoned:
+        logger.info("race %s round %s: every racer away, it ends", room.code, room.round)
+        return abandoned
+    return None
 
 
 def _begin(room: Room) -> None:

@@ -1,6 +1,7 @@
 """The race's flow as racers live it: the countdown starts by itself once everyone present is ready (the
 host may start earlier), the room says whom it waits for, each finisher's place shows at once, and a
-rematch starts when everyone present agrees or the host confirms it."""
+rematch starts when everyone present agrees or the host confirms it; and a race its racers all closed
+ends, leaving the live list."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from games.models import Game
 from games.races import services
 from games.races.errors import NotHost, NotRacer, WrongState
 from games.races.models import Racer, Room
-from games.races.selectors import room_view
+from games.races.selectors import RACE_AWAY_SECONDS, race_abandoned_at, room_view
 from games.services import game_finish
+from games.watching.selectors import live_games
 
 from .conftest import NOON, later
 
@@ -157,3 +159,39 @@ def test_nobody_marks_ready_after_the_countdown_started(lobby, host, friend):
     services.race_start(code=lobby.code, player=host, now=NOON)
     with pytest.raises(WrongState):
         services.race_ready(code=lobby.code, player=friend, ready=False, now=later(1))
+
+
+def live(room: Room, seconds: float) -> set[int]:
+    """The room's games in the live list at later(seconds)."""
+    listed = {game.id for game in live_games(now=later(seconds))}
+    return listed & set(Game.objects.filter(race_code=room.code).values_list("pk", flat=True))
+
+
+def test_a_race_whose_racers_all_closed_the_tab_ends_and_leaves_the_live_list(racing, host, friend, sockets):
+    for player in (host, friend):
+        sockets.open(racing, player)
+        services.race_join(code=racing.code, player=player, now=later(10))
+    assert len(live(racing, 15)) == 2
+    for player in (host, friend):
+        sockets.close(racing, player, later(20))
+    services.race_presence(code=racing.code, now=later(20))
+    due = later(20 + RACE_AWAY_SECONDS)
+    assert race_abandoned_at(room=Room.objects.get(pk=racing.pk)) == due
+
+    services.race_advance(code=racing.code, now=later(19 + RACE_AWAY_SECONDS))  # a reload comes back in time
+    assert state(racing) == Room.State.RACING
+    services.race_advance(code=racing.code, now=due)
+    assert state(racing) == Room.State.FINISHED
+    assert not Game.objects.filter(race_code=racing.code, status=Game.Status.PLAYING).exists()
+    assert live(racing, 21 + RACE_AWAY_SECONDS) == set()
+
+
+def test_a_race_goes_on_while_one_racer_is_present(racing, host, friend, sockets):
+    for player in (host, friend):
+        sockets.open(racing, player)
+        services.race_join(code=racing.code, player=player, now=later(10))
+    sockets.close(racing, host, later(20))
+    services.race_presence(code=racing.code, now=later(20))
+    assert race_abandoned_at(room=Room.objects.get(pk=racing.pk)) is None
+    services.race_advance(code=racing.code, now=later(20 + 2 * RACE_AWAY_SECONDS))
+    assert state(racing) == Room.State.RACING

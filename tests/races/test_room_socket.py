@@ -21,6 +21,7 @@ from games.models import Game
 from games.races import selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from games.watching.selectors import live_games
 from realtime import presence
 from realtime import protocol as realtime_protocol
 from realtime.consumer import FLOOD_STRIKES
@@ -397,6 +398,32 @@ async def test_a_ghost_races_live_at_its_own_pace(host, friend, quick_countdown,
         (friend.pk, 2 + index, move) for index, move in enumerate(winning_game["moves"][:3])
     ]
     await close(socket)
+
+
+async def test_a_ghost_race_whose_player_closed_the_tab_ends_and_leaves_the_live_list(
+    host, friend, quick_countdown, winning_game, monkeypatch
+):
+    monkeypatch.setattr(selectors, "RACE_AWAY_SECONDS", 0.3)
+    start = timezone.now() - datetime.timedelta(seconds=30)
+    ghost, _ = await sync_to_async(services.game_services.game_start)(
+        player=friend, mode="code", code=winning_game["deal_code"], now=start
+    )
+    await sync_to_async(game_finish)(game_id=ghost.pk, player=friend, moves=winning_game["moves"][:3], now=start)
+    room = await sync_to_async(services.room_create)(host=host, ghost_game_id=ghost.pk, now=timezone.now())
+    socket = await room_socket(room.code, host)
+    await socket.send_json_to({"t": "start", "n": 1})
+    game = (await until(socket, "start"))["game"]
+    listed = await sync_to_async(live_games)(now=timezone.now())
+    assert game["id"] in {entry.id for entry in listed}
+    await socket.disconnect()  # the tab closes; no other socket of the room is open anywhere
+
+    for _ in range(50):  # nobody reads the room: this process ends it once the player has been away
+        if await Game.objects.filter(pk=game["id"], status=Game.Status.FINISHED).aexists():
+            break
+        await asyncio.sleep(0.1)
+    assert (await Room.objects.aget(pk=room.pk)).state == Room.State.FINISHED
+    listed = await sync_to_async(live_games)(now=timezone.now())
+    assert game["id"] not in {entry.id for entry in listed}
 
 
 async def test_a_room_socket_closed_in_a_database_outage_is_stored_as_away_once_the_database_is_back(
