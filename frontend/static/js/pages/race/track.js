@@ -40,6 +40,8 @@ export class RaceTrack {
       const kept = previous.get(fresh.racer)?.entry;
       // Progress heard since this room was written is newer than the room's copy: keep it.
       const entry = kept && kept.v > fresh.v && started ? { ...fresh, ...pick(kept) } : { ...fresh };
+      // A finish can reach the room (its standings so far) before its progress: said once, either way.
+      if (kept && started && entry.v > kept.v) this.announceProgress(kept, entry);
       const progress = previous.get(fresh.racer)?.progress ?? this.progressStream(fresh.racer);
       progress.startAt(entry.v);
       const known = { entry, card: null, view: null, fields: {}, progress };
