@@ -364,7 +364,7 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
         "player": player_id,
         "nickname": nickname,
         "ghost": racer.is_ghost,
-        "ready": racer.ready or racer.is_ghost,
+        "ready": counts_ready(room=room, racer=racer),
         "connected": racer.is_ghost or racer.connected,
         "left": racer.left_at is not None,
         # Until the start a ghost's game would name the deal: it is withheld like the deal itself.

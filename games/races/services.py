@@ -398,14 +398,14 @@ def race_rematch(*, code: str, player: Player | None, confirm: bool, now: dateti
     with the racers who stayed, on a new deal; those who agreed are ready in it, so a rematch everyone
     agreed to counts down at once."""
     room = _lock_room(code)
-    seat = _host_seat(room, player) if confirm else _active_seat(room, player)
+    asker = _host_seat(room, player) if confirm else _active_seat(room, player)
     _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
     staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
     if not confirm:
-        if not seat.rematch:
-            seat.rematch = True
-            seat.save(update_fields=["rematch"])
-        if any(other.connected and not other.rematch for other in staying if other.pk != seat.pk):
+        if not asker.rematch:
+            asker.rematch = True
+            asker.save(update_fields=["rematch"])
+        if any(other.connected and not other.rematch for other in staying if other.pk != asker.pk):
             return _save(room)  # the others see who agreed
     room.round += 1
     room.state = Room.State.LOBBY

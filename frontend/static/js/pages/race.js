@@ -344,7 +344,7 @@ class RacePage {
     let text = "";
     if (mine) {
       const names = room.waiting.map((seat) => room.racers.find((entry) => entry.racer === seat)?.nickname);
-      const others = room.racers.filter((entry) => !entry.left && entry.player !== room.host);
+      const others = room.racers.filter((entry) => !entry.ghost && !entry.left && entry.player !== room.host);
       if (names.length) text = interpolate(gettext("Waiting for %(names)s…"), { names: listOf(names) });
       else if (host && others.length === 0) text = gettext("Invite friends with the link, or start now.");
       else text = gettext("The race starts when everyone here is ready.");
