@@ -36,19 +36,20 @@ def racer_who(player_id: int) -> str:
 
 
 def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, starts: bool) -> dict[str, Any]:
-    """The room message (a bus message's data) that tells every process where the room stands: its frames, encoded
-    once (`room`, and `countdown` or `standings` when `kinds` says so), each racer's `start` frame when
-    `starts` (the deal is in it: only for the racing room), and what the relays act on (the racers'
-    games to follow, the times to act at, the ghosts to replay), and who may be sent it (`readers`:
-    games/withheld.py)."""
+    """The room message (a bus message's data) that tells every process where the room stands: its
+    frames, encoded once (`room`, and `countdown` or `standings` — so far, or final — when `kinds` says
+    so), each racer's `start` frame when `starts` (the deal is in it: only for the racing room), and
+    what the relays act on (the racers' games to follow, the times to act at, the ghosts to replay),
+    and who may be sent it (`readers`: games/withheld.py)."""
     kinds = set(kinds)
     room = room_get(code=code)
     view = room_view(room=room, now=now)
     frames = [protocol.encode(protocol.room(payload=room_payload(view)))]
     if "countdown" in kinds and room.state == Room.State.COUNTDOWN and room.starts_at is not None:
         frames.append(protocol.encode(protocol.countdown(starts_at=room.starts_at, server_now=now)))
-    if "finished" in kinds and room.state == Room.State.FINISHED:
-        frames.append(protocol.encode(protocol.standings(entries=view["standings"])))
+    if kinds & {"standings", "finished"} and view["standings"] is not None:
+        final = room.state == Room.State.FINISHED
+        frames.append(protocol.encode(protocol.standings(entries=view["standings"], final=final)))
     racing = room.state == Room.State.RACING
     seats = room_racers(room=room)
     racers = seats if racing else []
@@ -83,7 +84,8 @@ def _isoformat(moment: datetime.datetime | None) -> str | None:
 @dataclass(slots=True)
 class RoomNews:
     """What a transaction changed in a room: "changed" (the room), "countdown", "started" (the deal is
-    out: each racer gets their game), "finished". Announced once the transaction commits."""
+    out: each racer gets their game), "standings" (a racer finished), "finished". Announced once the
+    transaction commits."""
 
     code: str
     kinds: list[str] = field(default_factory=list)

@@ -7,6 +7,7 @@ database threads.
 
 from __future__ import annotations
 
+import datetime
 import logging
 from typing import Any
 
@@ -25,7 +26,7 @@ from .broadcast import ROOM, group_name, racer_who, room_message
 from .errors import NotStarted, RoomNotFound, SpoilerWithheld
 from .models import Room
 from .relay import rooms
-from .selectors import normalize_room_code, room_check_readable, room_get
+from .selectors import normalize_room_code, race_abandoned_at, room_check_readable, room_get
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,10 @@ class RaceConsumer(LiveSocket):
         try:
             await process_presence.flushed()
             await db_call(services.race_presence)(code=self.code, now=timezone.now())
+            # The last racer present gone from a race under way: it ends unless one is back in time.
+            abandoned_at = await db_call(_abandoned_at)(self.code)
+            if abandoned_at is not None:
+                (await rooms()).advance_later(self.code, abandoned_at)
         except RoomNotFound:
             pass  # refused, or deleted since: no seat to show
         except OUTAGES as error:
@@ -124,15 +129,15 @@ class RaceConsumer(LiveSocket):
         now = timezone.now()
         code, player = self.code, self.player
         if isinstance(message, protocol.ReadyMessage):
-            services.race_ready(code=code, player=player, ready=message.ready)
+            services.race_ready(code=code, player=player, ready=message.ready, now=now)
         elif isinstance(message, protocol.StartMessage):
             services.race_start(code=code, player=player, now=now)
         elif isinstance(message, protocol.KickMessage):
-            services.race_kick(code=code, player=player, target=message.player)
+            services.race_kick(code=code, player=player, target=message.player, now=now)
         elif isinstance(message, protocol.LeaveMessage):
             services.race_leave(code=code, player=player, now=now)
         elif isinstance(message, protocol.RematchMessage):
-            services.race_rematch(code=code, player=player)
+            services.race_rematch(code=code, player=player, confirm=message.confirm, now=now)
         elif isinstance(message, protocol.SettingsMessage):
             services.race_settings(code=code, player=player, time_limit=message.time_limit, deal_code=message.code)
         elif isinstance(message, protocol.GhostMessage):
@@ -166,3 +171,7 @@ class RaceConsumer(LiveSocket):
         start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
         if start is not None:
             await self.send(text_data=start)
+
+
+def _abandoned_at(code: str) -> datetime.datetime | None:
+    return race_abandoned_at(room=room_get(code=code))

@@ -70,6 +70,7 @@ class Racer(models.Model):
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="This round's game."
     )
     place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Set when the race ends.")
+    rematch = models.BooleanField(default=False, help_text="Asked for, or agreed to, a rematch after the race.")
     winner = models.BooleanField(default=False, help_text="First place in a race of two or more.")
 
     class Meta:

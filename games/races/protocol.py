@@ -44,7 +44,10 @@ class LeaveMessage:
 
 @dataclass(frozen=True, slots=True)
 class RematchMessage:
+    """Ask for (or agree to) a rematch; the host's `confirm` starts it without waiting for the others."""
+
     n: int
+    confirm: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +94,9 @@ ClientMessage = (
     | MoveMessage
 )
 
-_SIMPLE: dict[str, type[StartMessage | LeaveMessage | RematchMessage | SyncMessage]] = {
+_SIMPLE: dict[str, type[StartMessage | LeaveMessage | SyncMessage]] = {
     "start": StartMessage,
     "leave": LeaveMessage,
-    "rematch": RematchMessage,
     "sync": SyncMessage,
 }
 _TYPES = "'ready', 'start', 'kick', 'leave', 'rematch', 'ghost', 'settings' or 'sync'"
@@ -112,6 +114,11 @@ def parse_client_message(text: str | None) -> ClientMessage:
         if not isinstance(ready, bool):
             raise ProtocolError(_("'ready' must be true or false"), n=n)
         return ReadyMessage(n=n, ready=ready)
+    if kind == "rematch":
+        confirm = content.get("confirm", False)
+        if not isinstance(confirm, bool):
+            raise ProtocolError(_("'confirm' must be true or false"), n=n)
+        return RematchMessage(n=n, confirm=confirm)
     if kind == "kick":
         player = content.get("player")
         if not is_whole(player):
@@ -165,9 +172,9 @@ def start(*, game: dict[str, Any]) -> dict[str, Any]:
 
 
 @outgoing("standings")
-def standings(*, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The race is over: each racer's place."""
-    return {"t": "standings", "standings": entries}
+def standings(*, entries: list[dict[str, Any]], final: bool) -> dict[str, Any]:
+    """A racer finished: the places of those done so far, or (`final`) the race is over."""
+    return {"t": "standings", "standings": entries, "final": final}
 
 
 @outgoing("progress")

@@ -40,6 +40,12 @@ from .selectors import GhostStep, ghost_timeline
 logger = logging.getLogger(__name__)
 
 
+async def advance_at(code: str, at: datetime.datetime) -> None:
+    """At `at`, do what the room's clock says is due."""
+    await asyncio.sleep(max(0.0, (at - timezone.now()).total_seconds()))
+    await db_call(services.race_advance)(code=code, now=timezone.now())
+
+
 def _when(text: str | None) -> datetime.datetime | None:
     return datetime.datetime.fromisoformat(text) if text else None
 
@@ -148,8 +154,7 @@ class RoomRelay:
             await self.bus.unsubscribe(events.group_name(game_id), self)
 
     async def _advance_at(self, at: datetime.datetime) -> None:
-        await asyncio.sleep(max(0.0, (at - timezone.now()).total_seconds()))
-        await db_call(services.race_advance)(code=self.code, now=timezone.now())
+        await advance_at(self.code, at)
 
     async def _replay_ghost(
         self, racer_id: int, player_id: int, game_id: int, starts_at: datetime.datetime, time_limit: int
@@ -182,6 +187,7 @@ class Rooms:
         self.bus = bus
         self.relays: dict[str, RoomRelay] = {}
         self.ready = asyncio.Lock()
+        self.due: set[asyncio.Task[None]] = set()  # rooms' clocks kept after their last socket here left
 
     async def start(self) -> None:
         (await presence()).watch(group_name(""), self._racers, self._presence_changed)
@@ -223,11 +229,20 @@ class Rooms:
             await self.bus.unsubscribe(relay.group, relay)
         await relay.close()
 
+    def advance_later(self, code: str, at: datetime.datetime) -> None:
+        """Ask `services.race_advance` of the room at `at`, though no socket of it may be left here by
+        then (a race whose racers all closed their tabs ends so)."""
+        task = asyncio.get_running_loop().create_task(advance_at(code, at), name=f"race {code} due")
+        self.due.add(task)
+        task.add_done_callback(self.due.discard)
+
     async def stop(self) -> None:
         """Stop every relay (for an event loop that is about to close)."""
         for relay in list(self.relays.values()):
             await relay.close()
         self.relays.clear()
+        for task in list(self.due):
+            await stop_task(task)
 
 
 async def rooms() -> Rooms:

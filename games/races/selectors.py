@@ -82,6 +82,27 @@ def host_away_until(*, room: Room) -> datetime.datetime | None:
     return seat.away_since + datetime.timedelta(seconds=HOST_AWAY_SECONDS)
 
 
+# A race whose every racer still playing has had every room socket closed this long ends, their games
+# as they stand (services.race_advance): nobody races it any more, and it leaves the live list.
+RACE_AWAY_SECONDS = 30
+
+
+def race_abandoned_at(*, room: Room) -> datetime.datetime | None:
+    """When a race under way ends for want of racers, or None: only while every human racer whose game
+    goes on is away (no room socket open), RACE_AWAY_SECONDS after the last of them left."""
+    if room.state != Room.State.RACING:
+        return None
+    playing = list(
+        Racer.objects.filter(
+            room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True
+        ).filter(game__status=Game.Status.PLAYING)
+    )
+    away = [seat.away_since for seat in playing if not seat.connected]
+    if not playing or len(away) < len(playing) or None in away:
+        return None
+    return max(moment for moment in away if moment is not None) + datetime.timedelta(seconds=RACE_AWAY_SECONDS)
+
+
 def room_racers(*, room: Room) -> list[Racer]:
     """The racers of the room's round, in the order they took their seats (kicked ones watch)."""
     return list(
@@ -96,6 +117,24 @@ def racer_seat(*, room: Room, player: Player | None) -> Racer | None:
     if player is None:
         return None
     return Racer.objects.filter(room=room, round=room.round, player=player).first()
+
+
+def counts_ready(*, room: Room, racer: Racer) -> bool:
+    """Whether a seat counts as ready: the host is ready by hosting (they may start the race at once)."""
+    return racer.ready or racer.is_ghost or racer.player_id == room.host_id
+
+
+def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
+    """The racers present (a room socket open) who are not ready yet: the lobby's countdown starts by
+    itself once there are none and someone besides the host is ready (services)."""
+    return [
+        racer
+        for racer in racers
+        if racer.player_id is not None
+        and racer.connected
+        and racer.left_at is None
+        and not counts_ready(room=room, racer=racer)
+    ]
 
 
 def player_race_stats(*, player: Player) -> dict[str, int]:
@@ -268,7 +307,11 @@ def _seat(racer: Racer) -> dict[str, Any]:
     }
 
 
-def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]]:
+def standings_entries(*, room: Room, racers: list[Racer], now: datetime.datetime) -> list[dict[str, Any]]:
+    """The racers whose race has ended, best first: while the race goes on, the standings so far (a
+    ghost counts once the time of its finish has come)."""
+    if room.state == Room.State.RACING:
+        racers = [racer for racer in racers if not racer.is_ghost or _ghost_done(room=room, racer=racer, now=now)]
     return [
         {
             **_seat(racer),
@@ -280,6 +323,13 @@ def standings_entries(*, room: Room, racers: list[Racer]) -> list[dict[str, Any]
         }
         for place, racer, outcome in ranked_outcomes(room=room, racers=racers)
     ]
+
+
+def _ghost_done(*, room: Room, racer: Racer, now: datetime.datetime) -> bool:
+    seconds = racer.ghost.seconds  # type: ignore[union-attr]
+    if seconds is None or seconds > room.time_limit or room.starts_at is None:
+        return False
+    return room.starts_at + datetime.timedelta(seconds=seconds) <= now
 
 
 # --- the room as clients see it ---------------------------------------------------------------------
@@ -301,7 +351,7 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
     status = "waiting" if line is None else "finished" if line.finished else "playing"
     return {
         **seat,
-        "ready": racer.ready or racer.is_ghost,
+        "ready": counts_ready(room=room, racer=racer),
         "connected": racer.is_ghost or racer.connected,
         # Until the start a ghost's game would name the deal: it is withheld like the deal itself.
         "game": seat["game"] if started else None,
@@ -313,6 +363,7 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
         "score": line.score if line else 0,
         "moves": len(line.line) if line else 0,
         "place": racer.place,
+        "rematch": racer.rematch,
     }
 
 
@@ -336,5 +387,8 @@ def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
         "deal_code": room.deal.shared_code if started else None,  # type: ignore[union-attr]
         "deal_picked": bool(room.deal_code),
         "racers": [_racer_entry(room=room, racer=racer, now=now) for racer in racers],
-        "standings": standings_entries(room=room, racers=racers) if room.state == Room.State.FINISHED else None,
+        "waiting": [racer.pk for racer in waiting_for(room=room, racers=racers)]
+        if room.state == Room.State.LOBBY
+        else [],
+        "standings": standings_entries(room=room, racers=racers, now=now) if started else None,
     }

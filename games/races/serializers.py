@@ -51,7 +51,8 @@ class RacerSerializer(SeatSerializer):
         help_text="The racer's move line; null until the start.",
     )
     moves = serializers.IntegerField()
-    place = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True, help_text="Stored when the race ends.")
+    rematch = serializers.BooleanField(help_text="Asked for, or agreed to, a rematch after the race.")
 
 
 class StandingSerializer(SeatSerializer):
@@ -79,7 +80,13 @@ class RoomSerializer(serializers.Serializer):
     deal_code = serializers.CharField(allow_null=True, help_text="null until the start.")
     deal_picked = serializers.BooleanField(help_text="The host picked a deal code (secret until the start).")
     racers = RacerSerializer(many=True)
-    standings = StandingSerializer(many=True, allow_null=True, help_text="Once the race is over.")
+    waiting = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="In the lobby, the racers present who are not ready yet (the start waits for them).",
+    )
+    standings = StandingSerializer(
+        many=True, allow_null=True, help_text="From the start: the racers done so far, best first; null before."
+    )
 
 
 def room_payload(view: dict[str, Any]) -> dict[str, Any]:

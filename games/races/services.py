@@ -48,12 +48,15 @@ from .models import (
 from .selectors import (
     ROOM_CODE_ALPHABET,
     ROOM_CODE_LENGTH,
+    counts_ready,
     host_away_until,
     normalize_room_code,
+    race_abandoned_at,
     racer_seat,
     ranked_outcomes,
     room_check_visible,
     room_readers,
+    waiting_for,
 )
 
 logger = logging.getLogger(__name__)
@@ -253,6 +256,7 @@ def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Jo
         if _store_presence(room, now) or changed:
             _save(room, *fields)
             news.add("changed")
+            _start_if_everyone_ready(room, now)  # a racer who was not ready closed their last socket
     return Joined(room=room, seat=seat, news=news)
 
 
@@ -261,7 +265,11 @@ def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
     """Store which racers have a room socket present now (a socket closed, or the sockets of a process
     that died expired): the same answer twice changes nothing, so every process may ask."""
     room = _lock_room(code)
-    return _save(room) if _store_presence(room, now) else RoomNews(code=room.code)
+    if not _store_presence(room, now):
+        return RoomNews(code=room.code)
+    news = _save(room)
+    _start_if_everyone_ready(room, now)  # the racers left present may all be ready
+    return news
 
 
 def _store_presence(room: Room, now: datetime.datetime) -> bool:
@@ -285,7 +293,8 @@ def _store_presence(room: Room, now: datetime.datetime) -> bool:
 
 
 @transaction.atomic
-def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
+def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.datetime) -> RoomNews:
+    """A racer says they are ready (or not yet); the last one present to say so starts the countdown."""
     room = _lock_room(code)
     seat = _active_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("change readiness"))
@@ -293,25 +302,42 @@ def race_ready(*, code: str, player: Player | None, ready: bool) -> RoomNews:
         return RoomNews(code=room.code)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    return _save(room)
+    news = _save(room)
+    _start_if_everyone_ready(room, now)
+    return news
 
 
 @transaction.atomic
 def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
-    """The host starts the countdown: with at least two racers ready, or everyone present (a racer who
-    closed every room socket does not hold the start up). Racers who are not ready watch this round.
-    The deal is still not chosen: that happens at the start signal."""
+    """The host starts the countdown before everyone is ready: with at least two racers ready (the host
+    is), or everyone present (a racer who closed every room socket does not hold the start up). Racers
+    who are not ready watch this round. The deal is still not chosen: that happens at the start signal."""
     room = _lock_room(code)
-    host = _host_seat(room, player)
+    _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("start"))
-    host.ready = True
-    host.save(update_fields=["ready"])
     humans = [seat for seat in _seats(room) if seat.player_id is not None]
-    ready = [seat for seat in humans if seat.ready]
-    present = [seat for seat in humans if seat.ready or seat.away_since is None]
+    ready = [seat for seat in humans if counts_ready(room=room, racer=seat)]
+    present = [seat for seat in humans if counts_ready(room=room, racer=seat) or seat.away_since is None]
     if len(ready) < 2 and len(ready) < len(present):
         raise NotEnoughReady(gettext("the race starts when at least two racers are ready, or everyone is"))
-    Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).delete()
+    return _count_down(room, humans, now)
+
+
+def _start_if_everyone_ready(room: Room, now: datetime.datetime) -> None:
+    """Start the countdown of a lobby whose racers present are all ready, one of them besides the host."""
+    if room.state != Room.State.LOBBY:
+        return
+    seats = _seats(room)
+    humans = [seat for seat in seats if seat.player_id is not None]
+    others_ready = [seat for seat in humans if seat.player_id != room.host_id and seat.ready and seat.connected]
+    if others_ready and not waiting_for(room=room, racers=seats):
+        _count_down(room, humans, now)
+
+
+def _count_down(room: Room, humans: list[Racer], now: datetime.datetime) -> RoomNews:
+    """The countdown to the start signal; racers not ready give up their seat and watch this round."""
+    Racer.objects.filter(pk__in=[seat.pk for seat in humans if not counts_ready(room=room, racer=seat)]).delete()
+    Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).update(ready=True)
     room.state = Room.State.COUNTDOWN
     room.starts_at = now + datetime.timedelta(seconds=COUNTDOWN_SECONDS)
     logger.info("race %s round %s: countdown to %s", room.code, room.round, room.starts_at.isoformat())
@@ -319,7 +345,7 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
 
 
 @transaction.atomic
-def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
+def race_kick(*, code: str, player: Player | None, target: int, now: datetime.datetime) -> RoomNews:
     room = _lock_room(code)
     _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("kick"))
@@ -333,7 +359,9 @@ def race_kick(*, code: str, player: Player | None, target: int) -> RoomNews:
     seat.kicked = True
     seat.ready = False
     seat.save(update_fields=["kicked", "ready"])
-    return _save(room)
+    news = _save(room)
+    _start_if_everyone_ready(room, now)
+    return news
 
 
 def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
@@ -347,6 +375,7 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
         game_to_end = None
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
             seat.delete()
+            _start_if_everyone_ready(room, now)
         else:
             seat.left_at = now
             seat.connected = False  # gone from the race: watches
@@ -363,12 +392,21 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
 
 
 @transaction.atomic
-def race_rematch(*, code: str, player: Player | None) -> RoomNews:
-    """After the race: the next round in the same room, with the same racers, on a new deal."""
+def race_rematch(*, code: str, player: Player | None, confirm: bool, now: datetime.datetime) -> RoomNews:
+    """After the race any racer asks for a rematch (the others agree the same way); it starts when every
+    racer present agrees, or when the host confirms it (`confirm`). The next round is in the same room
+    with the racers who stayed, on a new deal; those who agreed are ready in it, so a rematch everyone
+    agreed to counts down at once."""
     room = _lock_room(code)
-    _host_seat(room, player)
+    asker = _host_seat(room, player) if confirm else _active_seat(room, player)
     _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
     staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
+    if not confirm:
+        if not asker.rematch:
+            asker.rematch = True
+            asker.save(update_fields=["rematch"])
+        if any(other.connected and not other.rematch for other in staying if other.pk != asker.pk):
+            return _save(room)  # the others see who agreed
     room.round += 1
     room.state = Room.State.LOBBY
     room.deal = None
@@ -381,12 +419,14 @@ def race_rematch(*, code: str, player: Player | None) -> RoomNews:
             round=room.round,
             player=seat.player,
             joined_at=seat.joined_at,
-            ready=seat.player_id == room.host_id,
+            ready=seat.rematch or seat.player_id == room.host_id,
             connected=seat.connected,
+            away_since=seat.away_since,
         )
         for seat in staying
     )
     logger.info("race %s: rematch, round %s", room.code, room.round)
+    _start_if_everyone_ready(room, now)
     return news
 
 
@@ -438,7 +478,8 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
 
 def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
     """Do what the room's clock says is due: at `starts_at` the start (the deal is chosen and each
-    racer's game begins), at `ends_at` the end (unfinished games end as they stand). Called by the
+    racer's game begins), at `ends_at` the end (unfinished games end as they stand), and the same end
+    once every racer still playing has been away long enough (`race_abandoned_at`). Called by the
     room's timers and before every read or join, so a restarted process still acts. A host away too
     long (`host_away_until`) hands the room to the next connected racer here too."""
     news = RoomNews(code=code)
@@ -451,18 +492,33 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
             news.add("changed")
             if room.state == Room.State.RACING:
                 news.add("started")
-        if room.state != Room.State.RACING or room.ends_at is None or now < room.ends_at:
+        end = _race_end_due(room, now)
+        if end is None:
             return news
         seats = _seats(room)
         unfinished = [seat.game.pk for seat in seats if seat.game and seat.game.status == Game.Status.PLAYING]
         if not unfinished:  # every game ended, yet the race did not: end it now
-            _finish(room, seats, now=room.ends_at)
+            _finish(room, seats, now=end)
     for game_id in unfinished:
         # Each in a transaction of its own, the room's lock given back: the last one ends the race.
-        _end_game(game_id=game_id, at=room.ends_at)
+        _end_game(game_id=game_id, at=end)
     news.add("changed")
     news.add("finished")
     return news
+
+
+def _race_end_due(room: Room, now: datetime.datetime) -> datetime.datetime | None:
+    """When a racing room's race ended, if it is over by `now`: at its time limit, or when every racer
+    still playing had been away long enough (race_abandoned_at); else None."""
+    if room.state != Room.State.RACING:
+        return None
+    if room.ends_at is not None and now >= room.ends_at:
+        return room.ends_at
+    abandoned = race_abandoned_at(room=room)
+    if abandoned is not None and now >= abandoned:
+        logger.info("race %s round %s: every racer away, it ends", room.code, room.round)
+        return abandoned
+    return None
 
 
 def _begin(room: Room) -> None:
@@ -506,8 +562,9 @@ def _end_game(*, game_id: int, at: datetime.datetime) -> None:
 
 
 def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
-    """A race game has ended (inside its finish's transaction, the game row locked): when it was the
-    last human racer's, the race ends and its standings are stored with it."""
+    """A race game has ended (inside its finish's transaction, the game row locked): the room shows the
+    standings so far at once; when it was the last human racer's, the race ends and its standings are
+    stored with it."""
     room = Room.objects.select_for_update().filter(code=game.race_code).first()
     if room is None or room.state != Room.State.RACING:
         return
@@ -515,7 +572,9 @@ def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
     games = {seat.game_id for seat in seats if seat.player_id is not None}
     if game.pk not in games:
         return  # a game of an earlier round
-    if not Game.objects.filter(pk__in=games, status=Game.Status.PLAYING).exists():
+    if Game.objects.filter(pk__in=games, status=Game.Status.PLAYING).exists():
+        _save(room, kinds=("changed", "standings"))  # the standings so far, with this finisher's place
+    else:
         _finish(room, seats, now=now)
 
 

@@ -63,7 +63,7 @@ def race(host: Player, *others: Player, deal_code: str, opened: datetime.datetim
     room = races.room_create(host=host, deal_code=deal_code, now=opened)
     for other in others:
         races.race_join(code=room.code, player=other, now=opened)
-        races.race_ready(code=room.code, player=other, ready=True)
+        races.race_ready(code=room.code, player=other, ready=True, now=opened)
     races.race_start(code=room.code, player=host, now=opened + datetime.timedelta(seconds=3))
     races.race_advance(code=room.code, now=after_start(0, opened=opened))
     return room

@@ -119,8 +119,9 @@ class StartedRace:
 
 
 async def start_race(host: Visitor, friend: Visitor, *, deal_code: str) -> StartedRace:
-    """The host opens a room on the deal, the friend joins and is ready, the host starts: each racer's room
-    socket is on the racer's own process, and has heard the start signal."""
+    """The host opens a room on the deal, the friend joins and is ready (everyone present is: the race
+    starts by itself): each racer's room socket is on the racer's own process, and has heard the start
+    signal."""
     status, room = host.request("POST", "/api/races", {"code": deal_code})
     assert status == 201, room
     assert friend.request("POST", f"/api/races/{room['code']}/join", {})[0] == 200
@@ -131,15 +132,14 @@ async def start_race(host: Visitor, friend: Visitor, *, deal_code: str) -> Start
     await until(
         host_room, lambda m: m["t"] == "room" and any(r["player"] == friend_id and r["ready"] for r in m["racers"])
     )
-    await host_room.send(json.dumps({"t": "start", "n": 1}))
     host_game = (await until(host_room, lambda m: m["t"] == "start"))["game"]
     friend_game = (await until(friend_room, lambda m: m["t"] == "start"))["game"]
     return StartedRace(room["ws"], host_room, friend_room, host_id, friend_id, host_game, friend_game)
 
 
 async def places(room_socket: ClientConnection) -> list[tuple[int, int, bool]]:
-    """The next standings a room socket hears: (player, place, won) for each racer, in order."""
-    table = (await until(room_socket, lambda m: m["t"] == "standings"))["standings"]
+    """The final standings a room socket hears: (player, place, won) for each racer, in order."""
+    table = (await until(room_socket, lambda m: m["t"] == "standings" and m["final"]))["standings"]
     return [(entry["player"], entry["place"], entry["won"]) for entry in table]
 
 

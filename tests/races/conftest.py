@@ -69,7 +69,7 @@ def room(host: Player, winning_game: dict[str, Any]) -> Room:
 def lobby(room: Room, friend: Player) -> Room:
     """The room with the friend seated too, both ready."""
     services.race_join(code=room.code, player=friend, now=later(1))
-    services.race_ready(code=room.code, player=friend, ready=True)
+    services.race_ready(code=room.code, player=friend, ready=True, now=later(2))
     return room
 
 

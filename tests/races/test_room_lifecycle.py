@@ -57,15 +57,15 @@ def test_someone_who_comes_after_the_start_watches(racing, third):
 
 def test_a_racer_marks_ready_and_takes_it_back(room, friend):
     services.race_join(code=room.code, player=friend, now=later(1))
-    services.race_ready(code=room.code, player=friend, ready=True)
+    services.race_ready(code=room.code, player=friend, ready=True, now=later(2))
     assert Racer.objects.get(player=friend).ready
-    services.race_ready(code=room.code, player=friend, ready=False)
+    services.race_ready(code=room.code, player=friend, ready=False, now=later(2))
     assert not Racer.objects.get(player=friend).ready
 
 
 def test_a_watcher_cannot_mark_ready(room, third):
     with pytest.raises(NotRacer):
-        services.race_ready(code=room.code, player=third, ready=True)
+        services.race_ready(code=room.code, player=third, ready=True, now=later(2))
 
 
 def test_the_host_cannot_start_while_only_they_are_ready_and_a_friend_is_not(room, host, friend):
@@ -100,7 +100,7 @@ def test_only_the_host_starts(lobby, friend):
 
 
 def test_the_host_kicks_a_racer_before_the_start_and_they_cannot_sit_again(lobby, host, friend):
-    services.race_kick(code=lobby.code, player=host, target=friend.pk)
+    services.race_kick(code=lobby.code, player=host, target=friend.pk, now=later(3))
     assert racers(lobby) == [host.pk]
     assert services.race_join(code=lobby.code, player=friend, now=later(4)).seat is None
     assert racers(lobby) == [host.pk]
@@ -108,12 +108,12 @@ def test_the_host_kicks_a_racer_before_the_start_and_they_cannot_sit_again(lobby
 
 def test_a_racer_who_is_not_host_cannot_kick(lobby, host, friend):
     with pytest.raises(NotHost):
-        services.race_kick(code=lobby.code, player=friend, target=host.pk)
+        services.race_kick(code=lobby.code, player=friend, target=host.pk, now=later(3))
 
 
 def test_nobody_is_kicked_after_the_start(racing, host, friend):
     with pytest.raises(WrongState):
-        services.race_kick(code=racing.code, player=host, target=friend.pk)
+        services.race_kick(code=racing.code, player=host, target=friend.pk, now=later(9))
 
 
 def test_when_the_host_leaves_the_lobby_the_next_racer_becomes_host(lobby, host, friend):
@@ -128,7 +128,10 @@ def test_when_the_host_leaves_during_the_race_the_next_racer_becomes_host(racing
 
 
 def host_closes_every_socket(room: Room, host, friend, sockets, *, friend_connected: bool = True) -> None:
-    """Both racers' room sockets open; then the host's closes at later(10)."""
+    """Both racers' room sockets open, the friend not ready in a lobby (so it waits for the host); then
+    the host's socket closes at later(10)."""
+    if room.state == Room.State.LOBBY:
+        services.race_ready(code=room.code, player=friend, ready=False, now=later(2))
     for player in (host, friend) if friend_connected else (host,):
         sockets.open(room, player)
         services.race_join(code=room.code, player=player, now=later(2))
@@ -182,6 +185,7 @@ def test_a_killed_process_s_sockets_leave_their_seats_by_expiry_and_its_host_han
 ):
     """A process killed with sockets open (kill -9, a lost machine) never says they closed: their presence
     expires, and the next look (any process's relay, a join) stores them as away since then."""
+    services.race_ready(code=lobby.code, player=friend, ready=False, now=later(1))  # the lobby waits for them
     sockets.open(lobby, friend)
     sockets.open(lobby, host)
     services.race_join(code=lobby.code, player=host, now=later(2))
@@ -253,20 +257,22 @@ def test_the_rematch_is_a_new_round_on_a_new_deal_with_the_same_racers(racing, h
         from games.services import game_finish
 
         game_finish(game_id=game.pk, player=racer, moves=[], now=later(30))
-    services.race_rematch(code=racing.code, player=host)
+    services.race_rematch(code=racing.code, player=host, confirm=True, now=later(40))
     stored = Room.objects.get(pk=racing.pk)
     assert stored.state == Room.State.LOBBY and stored.round == 2 and stored.deal is None
     assert racers(stored) == [host.pk, friend.pk]
-    services.race_ready(code=stored.code, player=friend, ready=True)
+    services.race_ready(code=stored.code, player=friend, ready=True, now=later(41))
     services.race_start(code=stored.code, player=host, now=later(42))
     services.race_advance(code=stored.code, now=later(42 + services.COUNTDOWN_SECONDS))
     new_deals = {game.deal.code for game in Game.objects.filter(race_code=stored.code, started_at__gt=later(40))}
     assert len(new_deals) == 1 and new_deals != {winning_game["deal_code"]}
 
 
-def test_only_the_host_asks_for_a_rematch_and_only_after_the_race(racing, host, friend):
+def test_a_rematch_is_asked_for_only_after_the_race(racing, host, friend):
     with pytest.raises(WrongState):
-        services.race_rematch(code=racing.code, player=host)
+        services.race_rematch(code=racing.code, player=friend, confirm=False, now=later(9))
+    with pytest.raises(WrongState):
+        services.race_rematch(code=racing.code, player=host, confirm=True, now=later(9))
 
 
 def test_the_host_sets_the_time_limit_and_picks_a_deal_that_stays_secret(host, friend, winning_game):

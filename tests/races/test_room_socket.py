@@ -21,6 +21,7 @@ from games.models import Game
 from games.races import selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
+from games.watching.selectors import live_games
 from realtime import presence
 from realtime import protocol as realtime_protocol
 from realtime.consumer import FLOOD_STRIKES
@@ -44,7 +45,8 @@ async def live_room(host, winning_game) -> Room:
 
 
 async def both_ready(live_room: Room, host, friend) -> tuple[Any, Any]:
-    """The host's and the friend's room sockets, the friend ready."""
+    """The host's and the friend's room sockets, the friend ready: everyone present is, so the countdown
+    starts by itself."""
     host_socket = await room_socket(live_room.code, host)
     friend_socket = await room_socket(live_room.code, friend)
     await friend_socket.send_json_to({"t": "ready", "ready": True, "n": 1})
@@ -55,7 +57,6 @@ async def both_ready(live_room: Room, host, friend) -> tuple[Any, Any]:
 async def started(live_room: Room, host, friend) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
     """Both racers' sockets past the start signal, with the game each got."""
     host_socket, friend_socket = await both_ready(live_room, host, friend)
-    await host_socket.send_json_to({"t": "start", "n": 1})
     host_start = await until(host_socket, "start")
     friend_start = await until(friend_socket, "start")
     return host_socket, friend_socket, host_start["game"], friend_start["game"]
@@ -83,9 +84,10 @@ async def test_ready_is_acknowledged_and_every_socket_hears_it(live_room, host, 
     await close(host_socket, friend_socket)
 
 
-async def test_the_start_sends_a_countdown_with_the_absolute_start_and_the_servers_clock(live_room, host, friend):
-    host_socket, friend_socket = await both_ready(live_room, host, friend)
-    await host_socket.send_json_to({"t": "start", "n": 2})
+async def test_when_everyone_present_is_ready_a_countdown_comes_with_the_absolute_start_and_the_servers_clock(
+    live_room, host, friend
+):
+    host_socket, friend_socket = await both_ready(live_room, host, friend)  # nobody presses start
     countdown = await until(friend_socket, "countdown")
     starts_at = datetime.datetime.fromisoformat(countdown["starts_at"].replace("Z", "+00:00"))
     server_now = datetime.datetime.fromisoformat(countdown["server_now"].replace("Z", "+00:00"))
@@ -120,7 +122,6 @@ async def test_nothing_the_sockets_hear_before_the_start_names_the_deal(
     live_room, host, friend, quick_countdown, winning_game
 ):
     host_socket, friend_socket = await both_ready(live_room, host, friend)
-    await host_socket.send_json_to({"t": "start", "n": 1})
     heard = []
     while (message := await friend_socket.receive_json_from(timeout=3)).get("state") != "racing":
         heard.append(message)
@@ -156,20 +157,27 @@ async def test_every_move_reaches_the_other_racers_room_as_progress(
     await close(player_socket, host_socket, friend_socket)
 
 
-async def test_the_standings_arrive_when_the_last_racer_finishes(
+async def test_a_finisher_sees_their_place_at_once_and_the_standings_fill_in_as_the_others_finish(
     live_room, host, friend, quick_countdown, winning_game
 ):
     host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
     finish = sync_to_async(game_finish)
     await finish(game_id=friend_game["id"], player=friend, moves=[], now=timezone.now())
+    so_far = await until(friend_socket, "standings")
+    assert not so_far["final"]
+    assert [(entry["player"], entry["place"]) for entry in so_far["standings"]] == [(friend.pk, 1)]
+    room = await room_until(host_socket, lambda room: room["standings"])
+    assert room["state"] == "racing" and room["standings"] == so_far["standings"]  # the host races on
+
     await finish(game_id=host_game["id"], player=host, moves=winning_game["moves"], now=timezone.now())
-    table = (await until(friend_socket, "standings"))["standings"]
-    assert [(entry["player"], entry["place"], entry["won"]) for entry in table] == [
+    final = await until(friend_socket, "standings")
+    assert final["final"]
+    assert [(entry["player"], entry["place"], entry["won"]) for entry in final["standings"]] == [
         (host.pk, 1, True),
         (friend.pk, 2, False),
     ]
     room = await room_until(host_socket, lambda room: room["state"] == "finished")
-    assert room["standings"] == table
+    assert room["standings"] == final["standings"]
     await close(host_socket, friend_socket)
 
 
@@ -195,7 +203,9 @@ async def test_a_host_who_closes_the_tab_in_the_lobby_is_followed_by_a_connected
     live_room, host, friend, monkeypatch
 ):
     monkeypatch.setattr(selectors, "HOST_AWAY_SECONDS", 0.3)
-    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    host_socket = await room_socket(live_room.code, host)
+    friend_socket = await room_socket(live_room.code, friend)  # not ready: the lobby waits for them
+    await room_until(host_socket, lambda room: racer(room, friend).get("connected"))
     await host_socket.disconnect()
     # No message from anyone: the friend's process acts when the host has been away long enough.
     room = await room_until(friend_socket, lambda room: room["host"] == friend.pk)
@@ -220,8 +230,10 @@ async def test_a_room_that_does_not_exist_is_refused_with_4404(host, code):
         ("watcher", {"t": "leave"}, "not_racer"),
         ("friend", {"t": "start"}, "not_host"),
         ("friend", {"t": "kick", "player": 1}, "not_host"),
-        ("friend", {"t": "rematch"}, "not_host"),
+        ("friend", {"t": "rematch", "confirm": True}, "not_host"),
         ("host", {"t": "rematch"}, "wrong_state"),
+        ("host", {"t": "rematch", "confirm": True}, "wrong_state"),
+        ("host", {"t": "rematch", "confirm": "yes"}, "bad_message"),
         ("host", {"t": "move", "move": [1, 0]}, "not_started"),
         ("host", {"t": "teleport"}, "unknown_type"),
         ("host", {"t": "ready", "ready": "yes"}, "bad_message"),
@@ -332,23 +344,39 @@ async def test_sync_sends_the_room_again_with_every_racers_line(live_room, host,
     await close(host_socket, friend_socket)
 
 
-async def test_the_rematch_brings_everyone_back_to_the_lobby_for_a_new_round(live_room, host, friend, quick_countdown):
+async def finished(live_room: Room, host, friend) -> tuple[Any, Any]:
+    """Both racers' sockets after a race both ended."""
     host_socket, friend_socket, host_game, friend_game = await started(live_room, host, friend)
     for game, player in ((host_game, host), (friend_game, friend)):
         await sync_to_async(game_finish)(game_id=game["id"], player=player, moves=[], now=timezone.now())
-    await until(host_socket, "standings")
-    await host_socket.send_json_to({"t": "rematch", "n": 3})
-    room = await room_until(friend_socket, lambda room: room["state"] == "lobby")
-    assert (
-        room["round"] == 2
-        and room["deal"] is None
-        and {entry["player"] for entry in room["racers"]}
-        == {
-            host.pk,
-            friend.pk,
-        }
-    )
-    assert all(entry["connected"] for entry in room["racers"])
+    await room_until(host_socket, lambda room: room["state"] == "finished")
+    await room_until(friend_socket, lambda room: room["state"] == "finished")
+    return host_socket, friend_socket
+
+
+async def test_a_rematch_anyone_asks_for_starts_when_everyone_present_agrees(live_room, host, friend, quick_countdown):
+    host_socket, friend_socket = await finished(live_room, host, friend)
+    await friend_socket.send_json_to({"t": "rematch", "n": 3})  # not the host: asks all the same
+    asked = await room_until(host_socket, lambda room: racer(room, friend).get("rematch"))
+    assert asked["state"] == "finished" and not racer(asked, host)["rematch"]  # the host sees who agreed
+
+    await host_socket.send_json_to({"t": "rematch", "n": 4})
+    room = await room_until(friend_socket, lambda room: room["round"] == 2)
+    assert room["deal"] is None and {entry["player"] for entry in room["racers"]} == {host.pk, friend.pk}
+    assert all(entry["connected"] and entry["ready"] for entry in room["racers"])
+    # Everyone agreed, so everyone is ready: the next race counts down at once.
+    assert (await until(friend_socket, "countdown"))["starts_at"]
+    await close(host_socket, friend_socket)
+
+
+async def test_the_host_confirms_a_rematch_without_waiting_and_the_others_are_not_ready_in_it(
+    live_room, host, friend, quick_countdown
+):
+    host_socket, friend_socket = await finished(live_room, host, friend)
+    await host_socket.send_json_to({"t": "rematch", "confirm": True, "n": 3})
+    room = await room_until(friend_socket, lambda room: room["round"] == 2)
+    assert room["state"] == "lobby" and not racer(room, friend)["ready"]
+    assert room["waiting"] == [racer(room, friend)["racer"]]  # the start waits for the friend
     await close(host_socket, friend_socket)
 
 
@@ -370,6 +398,32 @@ async def test_a_ghost_races_live_at_its_own_pace(host, friend, quick_countdown,
         (friend.pk, 2 + index, move) for index, move in enumerate(winning_game["moves"][:3])
     ]
     await close(socket)
+
+
+async def test_a_ghost_race_whose_player_closed_the_tab_ends_and_leaves_the_live_list(
+    host, friend, quick_countdown, winning_game, monkeypatch
+):
+    monkeypatch.setattr(selectors, "RACE_AWAY_SECONDS", 0.3)
+    start = timezone.now() - datetime.timedelta(seconds=30)
+    ghost, _ = await sync_to_async(services.game_services.game_start)(
+        player=friend, mode="code", code=winning_game["deal_code"], now=start
+    )
+    await sync_to_async(game_finish)(game_id=ghost.pk, player=friend, moves=winning_game["moves"][:3], now=start)
+    room = await sync_to_async(services.room_create)(host=host, ghost_game_id=ghost.pk, now=timezone.now())
+    socket = await room_socket(room.code, host)
+    await socket.send_json_to({"t": "start", "n": 1})
+    game = (await until(socket, "start"))["game"]
+    listed = await sync_to_async(live_games)(now=timezone.now())
+    assert game["id"] in {entry.id for entry in listed}
+    await socket.disconnect()  # the tab closes; no other socket of the room is open anywhere
+
+    for _ in range(50):  # nobody reads the room: this process ends it once the player has been away
+        if await Game.objects.filter(pk=game["id"], status=Game.Status.FINISHED).aexists():
+            break
+        await asyncio.sleep(0.1)
+    assert (await Room.objects.aget(pk=room.pk)).state == Room.State.FINISHED
+    listed = await sync_to_async(live_games)(now=timezone.now())
+    assert game["id"] not in {entry.id for entry in listed}
 
 
 async def test_a_room_socket_closed_in_a_database_outage_is_stored_as_away_once_the_database_is_back(

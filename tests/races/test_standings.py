@@ -47,7 +47,7 @@ def four_racing(lobby: Room, host: Player, third: Player) -> tuple[Room, list[Pl
     fourth = Player.objects.create(nickname="Fourth")
     for player in (third, fourth):
         services.race_join(code=lobby.code, player=player, now=later(1))
-        services.race_ready(code=lobby.code, player=player, ready=True)
+        services.race_ready(code=lobby.code, player=player, ready=True, now=later(2))
     services.race_start(code=lobby.code, player=host, now=later(3))
     services.race_advance(code=lobby.code, now=START)
     friend = Player.objects.get(nickname="Friend")

@@ -26,6 +26,11 @@ function gameNumber(text) {
   return found ? Number(found[1]) : null;
 }
 
+/** "Ada, Bo and Cy" in the page's language. */
+function listOf(names) {
+  return new Intl.ListFormat(document.documentElement.lang || undefined, { type: "conjunction" }).format(names);
+}
+
 class RacePage {
   constructor(page) {
     this.page = page;
@@ -39,9 +44,14 @@ class RacePage {
       copyInvite: byTestId("copy-invite"),
       limit: page.querySelector('[data-role="limit"]'),
       countdown: byTestId("countdown"),
+      waiting: byTestId("waiting"),
       ready: byTestId("ready"),
       start: byTestId("start"),
+      afterRace: byTestId("after-race"),
       rematch: byTestId("rematch"),
+      rematchConfirm: byTestId("rematch-confirm"),
+      rematchLine: byTestId("rematch-line"),
+      leaveRoom: byTestId("leave-room"),
       leave: byTestId("leave"),
       takeSeat: byTestId("take-seat"),
       settingsForm: byTestId("settings-form"),
@@ -54,6 +64,8 @@ class RacePage {
       racers: byTestId("racers"),
       myRace: byTestId("my-race"),
       standingsPanel: byTestId("standings-panel"),
+      standingsTitle: byTestId("standings-title"),
+      myPlace: byTestId("my-place"),
       standings: byTestId("standings"),
       board: {
         felt: byTestId("my-board"),
@@ -82,6 +94,7 @@ class RacePage {
     this.board = null; // the racer's own board while racing
     this.standingsShown = null; // the round whose standings are on screen
     this.leaving = false; // this page asked to leave: losing the seat is no surprise
+    this.leavingRoom = false; // Leave after the race: once the seat is given up, the page goes home
     this.lastSync = 0;
   }
 
@@ -108,6 +121,11 @@ class RacePage {
     });
     el.start.addEventListener("click", () => this.send({ t: "start" }));
     el.rematch.addEventListener("click", () => this.send({ t: "rematch" }));
+    el.rematchConfirm.addEventListener("click", () => this.send({ t: "rematch", confirm: true }));
+    el.leaveRoom.addEventListener("click", () => {
+      this.leaving = this.leavingRoom = true;
+      this.send({ t: "leave" });
+    });
     el.leave.addEventListener("click", async () => {
       const racing = this.room?.state === "racing";
       const question = gettext("Leave the race? Your game ends as it stands.");
@@ -190,7 +208,7 @@ class RacePage {
         this.track.progress(message);
         break;
       case "standings":
-        this.showStandings(message.standings);
+        this.showStandings(message.standings, { final: message.final });
         break;
       case "reject":
         this.say(message.error);
@@ -210,6 +228,10 @@ class RacePage {
       this.say(gettext("You are watching this round: the host removed you, or started without you."));
     }
     this.leaving = false;
+    if (this.leavingRoom && this.mine() === null) {
+      window.location.assign("/");
+      return;
+    }
     if (newRound || room.state === "lobby" || room.state === "countdown") this.stopBoard();
     this.renderRoom();
   }
@@ -224,12 +246,12 @@ class RacePage {
       gameId: game.id,
       wsPath: game.ws,
       words: {
-        finished: gettext("Your race is run: the standings come when everyone is done."),
+        finished: gettext("Your race is run: your place is in the standings."),
         stuck: gettext("No more moves: undo, or end your game."),
         endQuestion: gettext("End your game now? It counts in the race as it stands."),
       },
       page: {
-        finished: () => this.renderControls(),
+        finished: () => this.renderRoom(), // the standings may already hold this racer's place
         refused: (refusal) => board.setStatus(refusal.error),
       },
     });
@@ -282,8 +304,8 @@ class RacePage {
     if (!room.deal_picked && document.activeElement !== this.el.dealCode) this.el.dealCode.value = "";
     this.track.show(room, { me: this.me, seated: this.mine() !== null });
     this.renderControls();
-    if (room.state === "finished" && room.standings) this.showStandings(room.standings);
-    else if (room.state !== "finished") {
+    if (room.standings?.length) this.showStandings(room.standings, { final: room.state === "finished" });
+    else {
       this.el.standingsPanel.hidden = true;
       this.standingsShown = null;
     }
@@ -297,22 +319,63 @@ class RacePage {
     const mine = this.mine();
     const host = mine !== null && room.host === this.me;
     const lobby = room.state === "lobby";
-    el.ready.hidden = !(lobby && mine);
+    const finished = room.state === "finished";
+    el.ready.hidden = !(lobby && mine && !host); // the host is ready by hosting: they have Start now
     el.ready.setAttribute("aria-pressed", String(Boolean(mine?.ready)));
     el.ready.textContent = mine?.ready ? gettext("Ready ✓ (tap to wait)") : gettext("I'm ready");
     el.start.hidden = !(lobby && host);
-    el.rematch.hidden = !(room.state === "finished" && host);
-    el.leave.hidden = !mine || room.state === "finished";
+    el.leave.hidden = !mine || finished;
     el.takeSeat.hidden = !(lobby && !mine && this.me !== null); // the server says whether a seat is free
     el.settingsForm.hidden = !(lobby && host);
     el.ghostForm.hidden = !(lobby && host);
     el.ghostClear.hidden = !room.racers.some((entry) => entry.ghost);
+    this.renderWaiting(lobby ? mine : null, host);
+    el.afterRace.hidden = !(finished && mine);
+    el.rematch.disabled = Boolean(mine?.rematch);
+    el.rematch.setAttribute("aria-pressed", String(Boolean(mine?.rematch)));
+    this.renderRematch(finished ? mine : null, host);
     this.page.classList.toggle("is-watching", !mine);
+    this.page.dataset.state = room.state;
   }
 
-  showStandings(table) {
+  /** In the lobby, who the start waits for: the racers present who are not ready yet. */
+  renderWaiting(mine, host) {
+    const room = this.room;
+    let text = "";
+    if (mine) {
+      const names = room.waiting.map((seat) => room.racers.find((entry) => entry.racer === seat)?.nickname);
+      const others = room.racers.filter((entry) => !entry.ghost && !entry.left && entry.player !== room.host);
+      if (names.length) text = interpolate(gettext("Waiting for %(names)s…"), { names: listOf(names) });
+      else if (host && others.length === 0) text = gettext("Invite friends with the link, or start now.");
+      else text = gettext("The race starts when everyone here is ready.");
+    }
+    this.el.waiting.textContent = text;
+    this.el.waiting.hidden = !text;
+  }
+
+  /** After the race: who agreed to a rematch, whom it waits for, and the host's way to start it now. */
+  renderRematch(mine, host) {
+    const racers = this.room.racers.filter((entry) => !entry.ghost && !entry.left);
+    const agreed = racers.filter((entry) => entry.rematch).map((entry) => entry.nickname);
+    const others = racers.filter((entry) => !entry.rematch && entry.connected).map((entry) => entry.nickname);
+    let text = "";
+    if (mine && agreed.length) {
+      text = others.length
+        ? interpolate(gettext("Race again: %(agreed)s agreed; waiting for %(others)s."), {
+            agreed: listOf(agreed),
+            others: listOf(others),
+          })
+        : interpolate(gettext("Race again: %(agreed)s agreed."), { agreed: listOf(agreed) });
+    }
+    this.el.rematchLine.textContent = text;
+    this.el.rematchLine.hidden = !text;
+    this.el.rematchConfirm.hidden = !(host && agreed.length && others.length);
+  }
+
+  /** The standings: so far while the race goes on (a finisher's place at once), final once it is over. */
+  showStandings(table, { final }) {
     if (!Array.isArray(table)) return;
-    const key = `${this.room?.round}:${table.length}`;
+    const key = `${this.room?.round}:${table.length}:${final}`;
     const rows = table.map((entry) => {
       const row = element("tr");
       row.dataset.testid = "standing";
@@ -347,7 +410,17 @@ class RacePage {
     });
     this.el.standings.replaceChildren(...rows);
     this.el.standingsPanel.hidden = false;
-    if (this.standingsShown !== key) {
+    this.el.standingsTitle.textContent = final ? gettext("Standings") : gettext("Standings so far");
+    const own = table.find((entry) => !entry.ghost && entry.player === this.me);
+    const words = final ? gettext("Your place: %(place)s of %(racers)s.") : gettext("Your place so far: %(place)s of %(racers)s.");
+    this.el.myPlace.textContent = own
+      ? interpolate(words, { place: localDigits(own.place), racers: localDigits(this.room?.racers.length ?? table.length) })
+      : "";
+    this.el.myPlace.hidden = !own;
+    // The panel takes the focus for this racer's own finish and for the final standings, never while
+    // they still play (another's finish must not pull them off their board).
+    const playing = this.board !== null && !this.board.finished && !final;
+    if (this.standingsShown !== key && (own || final) && !playing) {
       this.standingsShown = key;
       this.el.standingsPanel.focus({ preventScroll: true });
       this.el.standingsPanel.scrollIntoView({ block: "nearest" });

@@ -40,6 +40,8 @@ export class RaceTrack {
       const kept = previous.get(fresh.racer)?.entry;
       // Progress heard since this room was written is newer than the room's copy: keep it.
       const entry = kept && kept.v > fresh.v && started ? { ...fresh, ...pick(kept) } : { ...fresh };
+      // A finish can reach the room (its standings so far) before its progress: said once, either way.
+      if (kept && started && entry.v > kept.v) this.announceProgress(kept, entry);
       const progress = previous.get(fresh.racer)?.progress ?? this.progressStream(fresh.racer);
       progress.startAt(entry.v);
       const known = { entry, card: null, view: null, fields: {}, progress };
@@ -119,6 +121,7 @@ export class RaceTrack {
     card.dataset.testid = "racer";
     card.dataset.racer = String(entry.racer);
     card.dataset.player = String(entry.player);
+    if (!entry.ghost && entry.player === this.me) card.dataset.own = "true";
     const head = element("div", { className: "racer-head" });
     const name = element("bdi", { className: "racer-name", text: entry.nickname });
     name.dataset.testid = "racer-name";
@@ -131,7 +134,19 @@ export class RaceTrack {
     const dot = element("span", { className: "racer-connection" });
     dot.dataset.testid = "racer-connection";
     head.append(dot);
+    // On a phone the racers are a compact strip above the board: name, piles, place and a bar; each
+    // opens to its miniature on demand (site.css).
+    const place = element("span", { className: "racer-place" });
+    place.dataset.testid = "racer-place";
+    known.fields.place = place;
+    head.append(place);
     card.append(head);
+    const bar = element("span", { className: "racer-bar" });
+    bar.dataset.testid = "racer-bar";
+    bar.setAttribute("aria-hidden", "true");
+    known.fields.bar = element("span", { className: "racer-bar-fill" });
+    bar.append(known.fields.bar);
+    card.append(bar);
 
     const stats = element("dl", { className: "racer-stats" });
     for (const [key, label] of [
@@ -160,7 +175,19 @@ export class RaceTrack {
     }
     if (started && room.deal) {
       const mini = element("div", { className: "racer-mini" });
+      mini.id = `racer-mini-${entry.racer}`;
       known.view = new BoardView(mini, { interactive: false, size: "small" });
+      const expand = element("button", { className: "btn btn-ghost btn-small racer-expand", text: gettext("Board") });
+      expand.type = "button";
+      expand.dataset.testid = "racer-expand";
+      expand.setAttribute("aria-expanded", "false");
+      expand.setAttribute("aria-controls", mini.id);
+      expand.addEventListener("click", () => {
+        const open = expand.getAttribute("aria-expanded") !== "true";
+        expand.setAttribute("aria-expanded", String(open));
+        card.dataset.expanded = String(open);
+      });
+      head.append(expand);
       card.append(mini);
     }
     return card;
@@ -177,6 +204,9 @@ export class RaceTrack {
     fields.piles.textContent = localDigits(entry.piles);
     fields.score.textContent = localDigits(entry.score);
     fields.moves.textContent = localDigits(entry.moves);
+    const standing = room.standings?.find((line) => line.racer === entry.racer);
+    fields.place.textContent = standing ? `#${localDigits(standing.place)}` : "";
+    fields.bar.style.inlineSize = `${(100 * (52 - entry.piles)) / 51}%`;
     card.querySelector('[data-testid="racer-connection"]').textContent = entry.connected
       ? gettext("connected")
       : gettext("disconnected");
