@@ -6,14 +6,15 @@
 Fills the database `accordion_bench_history_<games>` on that PostgreSQL server with `--games` finished
 games (`manage.py generate_history`: dailies and new deals, wins and losses, over the `--days` days
 before today, a player for every fifteen games): all but a slice written compacted, the slice written
-as event rows and folded by `manage.py compact_games`, which is timed. A database filled before is
-reused (its fill takes long at a million); `--fresh` fills it again. It is kept afterwards: drop it
-with `dropdb accordion_bench_history_<games>`.
+as event rows and folded by `manage.py compact_games` (each command prints its games a second). A
+database filled before is reused if it holds that many games (a fill takes long at a million);
+`--fresh` fills it again. It is kept afterwards: drop it with `dropdb accordion_bench_history_<games>`.
 
 Then, through Django's test client with production settings (everything but the network and Daphne),
-warm, it times the yesterday's daily board's first page, a mid-table player's rank on it, a player's
-profile and a game's replay (its events), and prints the median and 99th percentile of each with the
-queries one runs, and the rows and bytes a finished game leaves. Target: p99 under 50 ms each, and a
+warm, it times yesterday's daily board's first page, a mid-table player's rank on it, that player's
+profile, a replay of their game (its events, from its record) and, as the floor, an empty day's
+board, and prints the median and 99th percentile of each with the queries one runs, and the rows and
+bytes a finished game leaves. Target: p99 under 50 ms each, and a
 finished game left as two rows, the game and its record.
 """
 
@@ -147,6 +148,7 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.selectors import SESSION_PLAYER_KEY
+    from games.models import Game
     from leaderboards.models import DailyEntry
 
     try:
@@ -154,6 +156,8 @@ def main() -> None:
             started = time.perf_counter()
             fill(options.games, options.days)
             print(f"filled in {time.perf_counter() - started:.0f} s")
+        elif Game.objects.count() != options.games:
+            sys.exit(f"the database holds {Game.objects.count():,} games, not {options.games:,}: run with --fresh")
         rows_left()
         yesterday = timezone.now().date() - datetime.timedelta(days=1)
         board = DailyEntry.objects.filter(date=yesterday, on_board=True).order_by(

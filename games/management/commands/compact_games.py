@@ -35,5 +35,8 @@ class Command(BaseCommand):
         games, rows = history.compact_games(today=today, batch=batch, limit=limit)
         seconds = time.perf_counter() - started
         self.stdout.write(
-            self.style.SUCCESS(f"Compacted {games} games ({rows} event rows removed) in {seconds:.1f} s.")
+            self.style.SUCCESS(
+                f"Compacted {games} games ({rows} event rows removed) in {seconds:.1f} s "
+                f"({games / max(seconds, 0.001):.0f} games a second)."
+            )
         )
