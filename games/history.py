@@ -6,7 +6,7 @@ A game's events are folded once nothing can add to them: it is finished and, for
 (the daily itself, or a race against a ghost of it), the deal's day (UTC) is over, so its board, its
 reviews and its withheld lines are settled. Each batch of games is folded in one transaction with the
 games' rows locked: the record is written and the event rows deleted together, so a reader (who reads
-the rows first, then the record: games.events.game_events) sees one form or the other, never half.
+the rows first, then the record: `game_events`) sees one form or the other, never half.
 
 The encoding is fixed-width bytes, not JSON: an entry is 12 bytes where a JSON array such as
 `[1,50,3,2,48213000]` takes twice that (and more as jsonb); a game of 80 events (960 bytes) stays under
@@ -134,8 +134,11 @@ def compact_batch(*, today: datetime.date, after: int, size: int) -> Batch:
         records = []
         for game_id, history in groupby(rows.iterator(chunk_size=10_000), key=lambda row: row[0]):
             game = games[game_id]
+            events = [row[1:] for row in history]
             try:
-                entries, line = encode([row[1:] for row in history], started_at=game.started_at)
+                if len(events) != game.version:
+                    raise NotCompactable(f"{len(events)} events for version {game.version}")
+                entries, line = encode(events, started_at=game.started_at)
             except NotCompactable as error:
                 logger.warning("game %s: its events are not compacted: %s", game_id, error)
                 continue
