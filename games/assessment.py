@@ -22,6 +22,7 @@ from django.db import connections
 from accordion_site.errors import log_background_failure
 
 from .engine import risk
+from .history import game_events
 from .models import Game, GameEvent
 
 logger = logging.getLogger(__name__)
@@ -51,10 +52,9 @@ def _timed(event: GameEvent, started_at: datetime.datetime) -> risk.TimedEvent:
 
 def timed_events(game: Game) -> list[risk.TimedEvent]:
     """The game's stored moves, undos and finish, timed from its start."""
-    stored = GameEvent.objects.filter(
-        game=game, kind__in=[GameEvent.Kind.MOVE, GameEvent.Kind.UNDO, GameEvent.Kind.FINISH]
-    ).order_by("v")
-    return [_timed(event, game.started_at) for event in stored]
+    timed_kinds = (GameEvent.Kind.MOVE, GameEvent.Kind.UNDO, GameEvent.Kind.FINISH)
+    stored = game_events(game)
+    return [_timed(event, game.started_at) for event in stored if event.kind in timed_kinds]
 
 
 def history(game: Game) -> risk.History:

@@ -21,7 +21,7 @@ from django.db import transaction
 from realtime import bus
 from realtime.protocol import outgoing
 
-from . import store
+from . import history, store
 from .models import Game, GameEvent
 from .serializers import EventResultSerializer
 from .signals import game_event_appended
@@ -209,7 +209,7 @@ def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None
     result = finish_result(game)
     return [
         GameEventOut.of(event, result=result if event.kind == Kind.FINISH else None)
-        for event in GameEvent.objects.filter(game=game, v__gt=v, v__lte=game.version).order_by("v")
+        for event in history.game_events(game, since=v, until=game.version)
     ]
 
 

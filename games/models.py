@@ -198,6 +198,27 @@ class GameEvent(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "v"], name="one_event_per_game_version")]
+        indexes = [
+            # The finished games whose events are still rows, for manage.py compact_games: one entry a
+            # game, written by its finish alone (a move's row does not match the condition).
+            models.Index(fields=["game"], condition=Q(kind="finish"), name="game_event_finish_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.game_id} v{self.v} {self.kind}"
+
+
+class GameRecord(models.Model):
+    """A finished game's events folded into one row (games.history), once nothing can add to them:
+    its event rows are removed in the same transaction. games.events.game_events reads either form.
+
+    `events` holds the events in order, v 1 first, one fixed-width entry each (history.ENTRY): kind,
+    piles after it, the move's two pile indexes (255: no move), and its time as microseconds after the
+    game's `started_at`. The one line an event may bring (a finish's) is `line`."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="record")
+    events = models.BinaryField(help_text="The events, one 12-byte entry each (games.history.ENTRY).")
+    line = models.JSONField(null=True, blank=True, help_text="The whole line the game's finish brought, if it did.")
+
+    def __str__(self) -> str:
+        return f"record of game {self.game_id}"

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 
-from . import engine, withheld
+from . import engine, history, withheld
 from .assessment import timed_events
 from .engine import analysis
 from .errors import GameError, GameFinished, GameNotFound, LinesWithheld, NotYourGame
@@ -204,7 +204,7 @@ def attempts_to_close(*, today: datetime.date) -> list[int]:
 
 def game_events_after(*, game: Game, after: int, limit: int) -> list[GameEvent]:
     """Up to `limit` stored events of `game` after version `after`, in order (a replay reads them all)."""
-    return list(GameEvent.objects.filter(game=game, v__gt=after).order_by("v")[:limit])
+    return history.game_events(game, since=after)[:limit]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
