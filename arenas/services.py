@@ -68,17 +68,19 @@ def arena_create(
 ) -> Arena:
     """A new arena of `minutes` (1 to 120) starting `starts_in` seconds from now (0 to a week), with a
     fresh seed whose commitment is shown from now on."""
+    length_words = {"low": local_number(MIN_MINUTES), "high": local_number(MAX_MINUTES)}
     length = _whole(
         minutes,
         low=MIN_MINUTES,
         high=MAX_MINUTES,
-        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % {"low": local_number(MIN_MINUTES), "high": local_number(MAX_MINUTES)},
+        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % length_words,
     )
     delay = _whole(
         starts_in,
         low=0,
         high=MAX_STARTS_IN,
-        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds") % {"high": local_number(MAX_STARTS_IN)},
+        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds")
+        % {"high": local_number(MAX_STARTS_IN)},
     )
     starts_at = now + datetime.timedelta(seconds=delay)
     return _arena_create(created_by=created_by, kind=kind, minutes=length, starts_at=starts_at, now=now)
