@@ -128,3 +128,24 @@ def test_hints_are_refused_in_an_arena_game(client: Client, live_arena: Arena) -
     assert game["hints_open"] is False
     answer = client.post(f"/api/games/{game['id']}/hint", {"accept_unranked": True}, content_type="application/json")
     assert answer.status_code == 400
+
+
+def test_a_players_arenas_list_their_place(client: Client, player: Player, live_arena: Arena) -> None:
+    client.post(f"/api/arenas/{live_arena.code}/join")
+    lose(current_game(live_arena, player), at=timezone.now(), moves=2)
+    [seat] = Client().get("/api/players/Ada/arenas").json()
+    assert (seat["code"], seat["rank"], seat["points"], seat["games"], seat["wins"]) == (live_arena.code, 1, 20, 1, 0)
+    assert Client().get("/api/players/Nobody/arenas").status_code == 404
+
+
+def test_the_results_list_every_game_with_its_replay(client: Client, player: Player, live_arena: Arena) -> None:
+    client.post(f"/api/arenas/{live_arena.code}/join")
+    first = lose(current_game(live_arena, player), at=timezone.now(), moves=2)
+    client.post(f"/api/arenas/{live_arena.code}/next")
+    [result] = Client().get(f"/api/arenas/{live_arena.code}/results").json()["results"]
+    assert result["nickname"] == "Ada"
+    assert [(game["k"], game["points"], game["status"]) for game in result["arena_games"]] == [
+        (1, 20, "finished"),
+        (2, None, "playing"),
+    ]
+    assert result["arena_games"][0]["replay"] == f"/games/{first.pk}/replay"
