@@ -20,7 +20,9 @@ from games import engine
 from games import services as game_services
 from games.engine.deals import CODE_ALPHABET, seed_commitment
 from games.engine.scoring import WIN_BONUS
+from games.errors import SolverBusy
 from games.models import Deal, Game, GameEvent
+from games.solver_pool import solver_run
 from realtime.bus import Message, publish
 
 from . import deals
@@ -34,6 +36,8 @@ logger = logging.getLogger(__name__)
 ARENA_CODE_ALPHABET = CODE_ALPHABET
 ARENA_CODE_LENGTH = 6
 _CODE_ATTEMPTS = 10
+# How long the solver pool may take to certify a deal (2,000,000 positions take a few seconds).
+CERTIFY_SECONDS = 60.0
 # Review states of a game that count in its arena: never held, or cleared by staff.
 COUNTED_REVIEWS = ("", Game.Review.CLEARED)
 
@@ -120,8 +124,12 @@ def arena_deal(*, arena: Arena, k: int) -> Deal:
     stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
     if stored is not None:
         return stored.deal
-    # The solver runs outside any transaction and lock; two derivations of one deal give the same deal.
-    derived = deals.certified_arena_deal(arena.seed, k)
+    # The solver runs outside any transaction and lock, in the solver pool so that a web process's
+    # event loop does not wait on it; two derivations of one deal give the same deal.
+    try:
+        derived = solver_run(deals.certified_arena_deal, arena.seed, k, time_limit=CERTIFY_SECONDS)
+    except SolverBusy:  # the pool is full or restarting: derive it here, as the daily deal's first start does
+        derived = deals.certified_arena_deal(arena.seed, k)
     with transaction.atomic():
         deal, _ = Deal.objects.get_or_create(code=derived.code, defaults={"cards": list(derived.cards)})
         if deal.lines_secret_until is None or deal.lines_secret_until < arena.ends_at:
