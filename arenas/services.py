@@ -3,6 +3,7 @@ games.services like any other game, and an arena game's finish is counted by are
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import secrets
@@ -181,7 +182,8 @@ def arena_join(*, code: str, player: Player, now: datetime.datetime) -> Particip
         except IntegrityError:  # the same player joining from two tabs at once
             participant = Participant.objects.get(arena=arena, player=player)
     if participant.game_id is None and arena.state(now) == Arena.State.LIVE:
-        _next_game(arena=arena, participant=participant, now=now)
+        with contextlib.suppress(GameInPlay):  # the arena socket handed deal 1 out meanwhile
+            _next_game(arena=arena, participant=participant, now=now)
         participant.refresh_from_db()
     return participant
 
@@ -303,6 +305,17 @@ def arena_games_restanded(*, game_ids: list[int]) -> None:
     for participant_id, code in {(row.participant_id, row.participant.arena.code) for row in rows}:
         participant_recount(participant_id=participant_id)
         _announce(code, "changed")
+
+
+def seats_transfer(*, source: Player, target: Player) -> int:
+    """Hand a guest's arena seats to the account it logs in to (its games move with games_transfer), so
+    that the account goes on playing where the guest was; a seat in an arena where the account has one
+    of its own stays the guest's. Return how many seats moved."""
+    taken = Participant.objects.filter(player=target).values_list("arena_id", flat=True)
+    moved = Participant.objects.filter(player=source).exclude(arena_id__in=list(taken)).update(player=target)
+    if moved:
+        logger.info("player %s: %s arena seats handed to player %s", source.pk, moved, target.pk)
+    return moved
 
 
 def arena_end(*, code: str, now: datetime.datetime) -> bool:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from arenas.models import Arena
+from tests.accounts.conftest import PASSWORD, signed_up
 
 from .conftest import current_game, lose
 
@@ -149,3 +150,23 @@ def test_the_results_list_every_game_with_its_replay(client: Client, player: Pla
         (2, None, "playing"),
     ]
     assert result["arena_games"][0]["replay"] == f"/games/{first.pk}/replay"
+
+
+def test_creating_arenas_is_throttled_per_player(client: Client, settings: Any) -> None:
+    settings.ARENAS_PER_HOUR = 2
+    assert [create(client, minutes=5).status_code for _ in range(3)] == [201, 201, 429]
+    assert Arena.objects.count() == 2
+
+
+def test_a_guest_who_logs_in_goes_on_in_the_arena_as_the_account(live_arena: Arena, settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    signed_up("Grace")
+    guest = Client()
+    game = guest.post(f"/api/arenas/{live_arena.code}/join").json()["game"]
+    answer = guest.post(
+        "/api/accounts/login", {"nickname": "Grace", "password": PASSWORD}, content_type="application/json"
+    )
+    assert answer.status_code == 200
+    body = guest.get(f"/api/arenas/{live_arena.code}").json()
+    assert body["me"]["nickname"] == "Grace" and body["players"] == 1 and body["me"]["game"] == game["id"]
+    assert guest.post(f"/api/arenas/{live_arena.code}/next").json()["code"] == "game_in_play"
