@@ -177,7 +177,11 @@ async def play_game(
     """Play the participant's current game until it ends (True) or time is up (False)."""
     game = participant.game
     url = f"ws://127.0.0.1:{participant.game_daphne.port}{game['ws']}?v={game['version']}"
-    socket = await open_socket(url, participant.game_daphne, participant.http.cookie(), limit)
+    try:
+        socket = await open_socket(url, participant.game_daphne, participant.http.cookie(), limit)
+    except ClusterError:
+        tally.errors["game socket not opened"] += 1
+        return False
     position = Position.from_deal(game["deal"])
     acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
     line: list[list[int]] = []
