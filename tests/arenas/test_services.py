@@ -178,7 +178,7 @@ def test_an_arena_deal_gives_no_hint_in_a_practice_game_before_the_end(player: P
     code = current_game(live_arena, player).deal.shared_code
     practice, _ = game_services.game_start(player=player, mode=Game.Mode.CODE, code=code, now=timezone.now())
     assert practice.deal_id == current_game(live_arena, player).deal_id
-    with pytest.raises(game_services.LinesWithheld):
+    with pytest.raises(game_services.LinesWithheld, match="arena"):
         game_services.game_hint(game_id=practice.pk, player=player, accept_unranked=True, now=timezone.now())
 
 
