@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "games.races",
     "realtime",
     "leaderboards",
+    "arenas",
     "frontend",
 ]
 
@@ -203,6 +204,12 @@ SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = env.int("SOLVER_REQUESTS_PER_MINUTE_PER
 WATCH_BADGE = env.bool("WATCH_BADGE", default=True)
 # New race rooms a player (or a visitor's address) may open a minute (games/races/api.py).
 RACE_ROOMS_PER_MINUTE = env.int("RACE_ROOMS_PER_MINUTE", default=20)
+# Arenas (arenas/): new arenas a player may create an hour; the UTC hour of the site's daily arena
+# (manage.py schedule_arenas); whether an arena's next deal is certified in the background as soon as
+# someone reaches the one before it (off only in tests, which certify in the request).
+ARENAS_PER_HOUR = env.int("ARENAS_PER_HOUR", default=10)
+ARENA_DAILY_HOUR = env.int("ARENA_DAILY_HOUR", default=18)
+ARENA_DEALS_AHEAD = env.bool("ARENA_DEALS_AHEAD", default=True)
 
 # Fair play (docs/fair-play.md). The daily deal comes from the date and DAILY_SECRET, so
 # nobody can compute a coming day's deal; production must set it (32 characters or more), and in

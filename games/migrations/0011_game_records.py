@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_risk_assessment'),
+        ('games', '0010_arena_games'),
     ]
 
     operations = [
