@@ -155,6 +155,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # before 1.21 in transaction mode.
         "prepare_threshold": 0 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
     }
+    # A server-side cursor lives across the statements of a transaction only; a pooler in transaction mode
+    # (PgBouncer) may give the next statement another server. Off (false) behind such a pooler.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = not env_bool("DATABASE_SERVER_SIDE_CURSORS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves sockets from several database threads at once. SQLite's deferred
     # transactions fail a writer at once ("database is locked") when two connections that both read
@@ -171,7 +174,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
-            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": os.environ.get("CHANNELS_PREFIX", "accordion")},
+            # Several Redis servers (CHANNEL_LAYER_REDIS_URLS) share the layer's channels and groups by a
+            # hash of the name; the cache and presence stay on REDIS_URL (docs/deploy.md, "Redis shards").
+            "CONFIG": {
+                "hosts": [{"address": url} for url in env_list("CHANNEL_LAYER_REDIS_URLS", [REDIS_URL])],
+                "prefix": os.environ.get("CHANNELS_PREFIX", "accordion"),
+            },
         }
     }
 else:
