@@ -90,11 +90,12 @@ class Rehearsal:
     balancer: tuple[str, int]
     channel_shards: list[RedisServer]
     channels_prefix: str
-    isolated_by: str  # "network namespaces" or "loopback addresses"
 
     def host_at(self, upstream: str) -> Host:
         """The host whose nginx is at `upstream` (`address:port`, as the balancer names it)."""
-        return next(host for host in self.hosts if upstream == f"{host.address}:{host.https_port}")
+        found = [host for host in self.hosts if upstream == f"{host.address}:{host.https_port}"]
+        assert found, f"the balancer names {upstream!r}, which is no host's nginx"
+        return found[0]
 
 
 class Browser(Visitor):
@@ -184,18 +185,17 @@ def _namespaced_host(stack: ExitStack, index: int) -> Host:
     )
 
 
-def hosts_on_this_machine(stack: ExitStack) -> tuple[list[Host], str]:
+def hosts_on_this_machine(stack: ExitStack) -> list[Host]:
     """Two hosts, in network namespaces where this process may make them, else on loopback addresses."""
     if os.geteuid() == 0 and shutil.which("ip") is not None:
         try:
-            return [_namespaced_host(stack, index) for index in (1, 2)], "network namespaces"
+            return [_namespaced_host(stack, index) for index in (1, 2)]
         except subprocess.CalledProcessError:
             pass  # a container without the right to make namespaces: loopback addresses do
-    hosts = [
+    return [
         Host(name=f"host {index}", address=f"127.0.{index}.1", services_address="127.0.0.1", command_prefix=[])
         for index in (1, 2)
     ]
-    return hosts, "loopback addresses"
 
 
 def _wait_until_listening(process: subprocess.Popen[bytes], address: str, port: int, log: Path) -> None:
@@ -364,7 +364,7 @@ def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: Prepare
     _nginx_executable()
     _certificate(workdir)
     with ExitStack() as stack:
-        hosts, isolated_by = hosts_on_this_machine(stack)
+        hosts = hosts_on_this_machine(stack)
         reached_at = sorted({"127.0.0.1", *(host.services_address for host in hosts)})
         remote = [address for address in reached_at if address != "127.0.0.1"]
         try:
@@ -447,5 +447,4 @@ def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: Prepare
             balancer=("127.0.0.1", balancer_port),
             channel_shards=shards,
             channels_prefix=prefix,
-            isolated_by=isolated_by,
         )
