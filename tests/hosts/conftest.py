@@ -9,14 +9,15 @@ Each host is a network namespace of its own (`ip netns`, joined to this machine 
 the machine allows it (as root); elsewhere a loopback address of its own (127.0.1.1, 127.0.2.1). Its
 processes reach PgBouncer and Redis over that link, as a host reaches the database server.
 
-One rehearsal serves the session's tests (starting it takes some seconds). Every process it started is
-stopped, its database dropped and each namespace removed when the session ends, on a failure too. A test
-that kills a host leaves it dead for the rest of the session: it runs last in its file.
+One rehearsal serves the tests of a module (starting it takes some tens of seconds). Every process it
+started is stopped, its database dropped and each namespace removed when they are done, on a failure
+too. A test that kills a host leaves it dead for the rest of the module: it runs last in its file.
 
 Under CI a missing pgbouncer, nginx, openssl or redis-server fails these tests; elsewhere they are skipped."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -220,6 +221,13 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+def _terminate_web_processes(hosts: Sequence[Host]) -> None:
+    for host in hosts:
+        for pid in [daphne.pid for daphne in host.daphnes] + ([host.nginx.pid] if host.nginx else []):
+            with contextlib.suppress(ProcessLookupError):  # a killed host's, already gone
+                os.kill(pid, signal.SIGTERM)
+
+
 @contextmanager
 def pgbouncer(workdir: Path, *, database_url: str, addresses: Sequence[str]) -> Iterator[int]:
     """PgBouncer in transaction mode in front of the database `database_url` names, listening on
@@ -358,7 +366,9 @@ def _redis(stack: ExitStack, workdir: Path, addresses: Sequence[str]) -> RedisSe
     return server
 
 
-@pytest.fixture(scope="session")
+# Module-scoped: stopped once its tests are done, not left running (and holding database connections)
+# through the rest of the suite.
+@pytest.fixture(scope="module")
 def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: PreparedSite) -> Iterator[Rehearsal]:
     workdir = tmp_path_factory.mktemp("hosts")
     _nginx_executable()
@@ -434,6 +444,9 @@ def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: Prepare
                     http_extra=real_ip,
                 )
             )
+        # Runs first when the stack unwinds: every web process is told to stop at once, so the contexts
+        # above wait for them together instead of one after another.
+        stack.callback(_terminate_web_processes, hosts)
         balancer_port = free_port()
         stack.enter_context(
             nginx(

@@ -3,7 +3,7 @@ over two Redis servers (tests/hosts/conftest.py): racers on different hosts see 
 watcher on one host follows a player on the other, and when a whole host dies mid-game its clients
 reconnect through the balancer to the other host within 5 s with no acknowledged move lost.
 
-The host-killing test runs last: the host stays dead for the rest of the session."""
+The host-killing test runs last: the host stays dead for the rest of the module."""
 
 from __future__ import annotations
 
