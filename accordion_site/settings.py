@@ -154,6 +154,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # before 1.21 in transaction mode.
         "prepare_threshold": 0 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) else None,
     }
+    # A server-side cursor lives across the statements of a transaction only; a pooler in transaction mode
+    # (PgBouncer) may give the next statement another server. Off (false) behind such a pooler.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = not env.bool("DATABASE_SERVER_SIDE_CURSORS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves sockets from several database threads at once. SQLite's deferred
     # transactions fail a writer at once ("database is locked") when two connections that both read
@@ -163,9 +166,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
-# The channel layer's Redis servers: REDIS_URL's alone. A layer sharded over several servers lists them
-# here (channels_redis spreads the groups over its hosts), each read from a variable of docs/deploy.md's table.
-CHANNEL_LAYER_HOSTS = [{"address": REDIS_URL}] if REDIS_URL else []
+# The channel layer's Redis servers: several (CHANNEL_LAYER_REDIS_URLS) share its channels and groups by a
+# hash of the name; the cache and presence stay on REDIS_URL (docs/deploy.md, "Redis shards").
+CHANNEL_LAYER_HOSTS = [
+    {"address": url} for url in env_list("CHANNEL_LAYER_REDIS_URLS", [REDIS_URL] if REDIS_URL else [])
+]
 if REDIS_URL:
     # The pub/sub layer is cheaper per delivery and not hit by redis-py 8's socket_timeout race
     # (channels_redis issue #422, docs/architecture.md, "Choices and why"); ours adds sending in batches.

@@ -40,10 +40,11 @@ class Daphne:
     port: int
     pid: int
     log: Path
+    host: str = "127.0.0.1"
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
 
 def free_port() -> int:
@@ -78,6 +79,24 @@ def machine_busy_seconds() -> tuple[float, float]:
     fields = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle and iowait
     return (sum(fields) - idle) / CLOCK_TICKS_PER_SECOND, sum(fields) / CLOCK_TICKS_PER_SECOND
+
+
+DATABASE_WRITE_COUNTERS = ("xact_commit", "tup_inserted", "tup_updated", "tup_deleted")
+
+
+def database_writes(server_url: str, name: str) -> dict[str, int]:
+    """PostgreSQL's running counts of committed transactions and rows inserted, updated and deleted in
+    the database `name` (pg_stat_database). Backends report them at most once a second, so a difference
+    over a window of tens of seconds is exact to within a second's worth at each end."""
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True, connect_timeout=5) as connection:
+        row = connection.execute(
+            f"SELECT {', '.join(DATABASE_WRITE_COUNTERS)} FROM pg_stat_database WHERE datname = %s", [name]
+        ).fetchone()
+    if row is None:
+        raise ClusterError(f"pg_stat_database has no row for the database {name}")
+    return dict(zip(DATABASE_WRITE_COUNTERS, row, strict=True))
 
 
 def process_rss_bytes(pid: int) -> int:
@@ -144,17 +163,17 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
     }
 
 
-def _wait_until_listening(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def _wait_until_listening(server: subprocess.Popen[bytes], host: str, port: int, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with socket.create_connection((host, port), timeout=0.5):
                 return
         except OSError:
             pass
         if server.poll() is not None or time.monotonic() > deadline:
             output = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
-            raise ClusterError(f"Daphne did not start on port {port}; its output ends with:\n{output}")
+            raise ClusterError(f"Daphne did not start on {host}:{port}; its output ends with:\n{output}")
         time.sleep(0.1)
 
 
@@ -174,13 +193,17 @@ def daphne_process(
     *,
     application: str = "accordion_site.asgi:application",
     options: Sequence[str] = (),
+    host: str = "127.0.0.1",
+    command_prefix: Sequence[str] = (),
 ) -> Iterator[Daphne]:
-    """A Daphne process serving `application` (the site) on a free loopback port in the environment
-    `env`, with Daphne's command-line `options`, its output in `log`; stopped when the context ends."""
+    """A Daphne process serving `application` (the site) on a free port of `host` in the environment
+    `env`, with Daphne's command-line `options`, its output in `log`; stopped when the context ends.
+    `command_prefix` runs it through another command, such as `ip netns exec NAME` (which execs the
+    server in place, so the process is still the server)."""
     port = free_port()
     with log.open("wb") as output:
         server = subprocess.Popen(
-            [BIN / "daphne", "-b", "127.0.0.1", "-p", str(port), *options, application],
+            [*command_prefix, BIN / "daphne", "-b", host, "-p", str(port), *options, application],
             cwd=ROOT,
             env=env,
             stdout=output,
@@ -189,8 +212,8 @@ def daphne_process(
             start_new_session=True,
         )
     try:
-        _wait_until_listening(server, port, log)
-        yield Daphne(port=port, pid=server.pid, log=log)
+        _wait_until_listening(server, host, port, log)
+        yield Daphne(port=port, pid=server.pid, log=log, host=host)
     finally:
         server.terminate()
         try:

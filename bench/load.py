@@ -50,6 +50,7 @@ from bench.cluster import (  # noqa: E402
     bench_cluster,
     bounded,
     database_cpu_seconds,
+    database_writes,
     log_problems,
     machine_busy_seconds,
     process_cpu_seconds,
@@ -373,6 +374,7 @@ class Results:
     after_sockets: Sample
     window_start: Sample
     window_end: Sample
+    database_writes: dict[str, int]  # pg_stat_database's counters over the measured window
 
 
 async def start_players(count: int, daphnes: Sequence[Daphne]) -> list[Player]:
@@ -473,8 +475,10 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
     ]
     await asyncio.sleep(window_at - clock())
     window_start = sample(daphnes)
+    writes_at_start = await asyncio.to_thread(database_writes, args.postgres, args.database)
     await asyncio.sleep(stop_at - clock())
     window_end = sample(daphnes)
+    writes_at_end = await asyncio.to_thread(database_writes, args.postgres, args.database)
     await asyncio.wait(playing, timeout=TIMEOUT_S)  # a send stuck on a full socket buffer ends here
     for task in playing:
         task.cancel()
@@ -505,6 +509,7 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
         after_sockets=after_sockets,
         window_start=window_start,
         window_end=window_end,
+        database_writes={name: writes_at_end[name] - writes_at_start[name] for name in writes_at_end},
     )
 
 
@@ -578,6 +583,12 @@ def report(args: argparse.Namespace, results: Results, server_log: list[str]) ->
             f"{1000 * client_cpu_s / accepted:.2f} ms per accepted move "
             f"({100 * client_cpu_s / results.window_s:.0f} % of one core); "
             f"moves sent late by p99 {1000 * percentile(sorted(results.send_lag or [0.0]), 0.99):.1f} ms",
+        ),
+        (
+            "database writes",
+            "per accepted move: "
+            + ", ".join(f"{count / accepted:.2f} {name}" for name, count in results.database_writes.items())
+            + " (pg_stat_database of the run's database)",
         ),
         *machine_rows(start, end, per=accepted, unit="accepted move"),
     ]

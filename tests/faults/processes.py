@@ -8,6 +8,7 @@ import contextlib
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import redis
@@ -19,12 +20,14 @@ RELAY_CHUNK = 64 * 1024
 
 
 class RedisServer:
-    """A `redis-server` of this test's own on a free loopback port, with nothing kept on disk."""
+    """A `redis-server` of this test's own on a free loopback port, with nothing kept on disk; also
+    listening on the `also_on` addresses (other network namespaces reach it there)."""
 
-    def __init__(self, executable: str, workdir: Path) -> None:
+    def __init__(self, executable: str, workdir: Path, *, also_on: Sequence[str] = ()) -> None:
         self.executable = executable
         self.workdir = workdir
         self.port = free_port()
+        self.addresses = ["127.0.0.1", *also_on]
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -32,9 +35,11 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        log = (self.workdir / "redis.log").open("ab")
+        log = (self.workdir / f"redis-{self.port}.log").open("ab")
         self.process = subprocess.Popen(
-            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [self.executable, "--port", str(self.port), "--bind", *self.addresses, "--save", "", "--appendonly", "no"]
+            # It listens on the addresses given and no others: clients from there are expected.
+            + ["--protected-mode", "no"],
             cwd=self.workdir,
             stdout=log,
             stderr=subprocess.STDOUT,

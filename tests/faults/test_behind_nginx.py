@@ -36,16 +36,18 @@ HOST = "accordion.example"  # the config's server_name
 START_TIMEOUT_S = 10
 
 
-def site_config(*, workdir: Path, https_port: int, http_port: int, daphnes: list[Daphne]) -> str:
-    """deploy/nginx.conf with this machine's certificate, ports and Daphne processes in it."""
+def site_config(
+    *, workdir: Path, https_port: int, http_port: int, daphnes: list[Daphne], address: str = "127.0.0.1"
+) -> str:
+    """deploy/nginx.conf with this machine's certificate, address, ports and Daphne processes in it."""
     text = CONFIG.read_text()
     replacements = {
         f"/etc/letsencrypt/live/{HOST}/fullchain.pem": str(workdir / "cert.pem"),
         f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(workdir / "key.pem"),
-        "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
-        "listen 80;": f"listen 127.0.0.1:{http_port};",
-        "server 127.0.0.1:8001;": f"server 127.0.0.1:{daphnes[0].port};",
-        "server 127.0.0.1:8002;": f"server 127.0.0.1:{daphnes[1].port};",
+        "listen 443 ssl http2;": f"listen {address}:{https_port} ssl http2;",
+        "listen 80;": f"listen {address}:{http_port};",
+        "server 127.0.0.1:8001;": f"server {daphnes[0].host}:{daphnes[0].port};",
+        "server 127.0.0.1:8002;": f"server {daphnes[1].host}:{daphnes[1].port};",
     }
     for shipped, local in replacements.items():
         assert shipped in text, f"deploy/nginx.conf no longer has {shipped!r}: update this test with it"
