@@ -23,7 +23,7 @@ from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
 from arenas.routing import websocket_urlpatterns as arena_websocket_urlpatterns  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from realtime import daphne_limits  # noqa: E402
+from realtime import daphne_limits, frame_costs  # noqa: E402
 from realtime.collection import tune_for_serving  # noqa: E402
 from realtime.edges import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 
@@ -34,6 +34,8 @@ from .storage import require_collected_static_files  # noqa: E402
 require_collected_static_files()
 # Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
 daphne_limits.install()
+# autobahn's per-frame debug arguments and per-frame maskers, which cost CPU and serve nobody.
+frame_costs.install()
 
 # The last route refuses any other socket path with 4404.
 socket_routes = [

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +60,9 @@ HTTP_TIMEOUT_S = 30.0
 SETUP_THREADS = 8
 SOCKETS_OPENING_AT_ONCE = 32
 START_WAIT_S = 30.0  # the countdown (5 s) and the start signal of every race
+# Daphne drops a socket its application has not accepted within 5 s (a busy machine's setup burst):
+# the bot opens it again, as a browser reconnects.
+SEAT_ATTEMPTS = 3
 clock = time.perf_counter
 
 
@@ -171,8 +174,14 @@ async def first(socket: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 async def take_seat(race: Race, racer: Racer, limit: asyncio.Semaphore) -> None:
-    async with limit:
-        racer.room_socket = await racer.visitor.socket(race.ws)
+    for attempt in range(SEAT_ATTEMPTS):
+        try:
+            async with limit:
+                racer.room_socket = await racer.visitor.socket(race.ws)
+            break
+        except InvalidHandshake:
+            if attempt == SEAT_ATTEMPTS - 1:
+                raise
     racer.player = (await first(racer.room_socket, "welcome"))["player"]
     room = await first(racer.room_socket, "room")
     racer.racer = next(entry["racer"] for entry in room["racers"] if entry["player"] == racer.player)

@@ -13,6 +13,7 @@ bench/load.py) or a racer's progress reaches the room sockets of a race (K=4, be
 bare server's cost of a move's frames, before Channels, the database or Redis. Variants:
 
 - raw: a bare ASGI application (Daphne, autobahn and Twisted alone);
+- frames: the same with autobahn's per-frame costs cut as in the site's processes (realtime/frame_costs.py);
 - consumer: a Channels AsyncWebsocketConsumer, dispatching as the site's sockets do (games/consumers.py);
 - thread: the consumer, plus one hop to a database thread and back per message through
   accordion_site.db.db_call (Channels' DatabaseSyncToAsync on the site's own threads), on a function
@@ -37,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = ("raw", "consumer", "thread", "executor")
+VARIANTS = ("raw", "frames", "consumer", "thread", "executor")
 SETTLE_S = 2.0
 
 
@@ -105,7 +106,11 @@ def consumer_application(variant: str) -> Any:
 
 if __name__ != "__main__":
     _variant = os.environ.get("SOCKET_FLOOR_VARIANT", "raw")
-    application = echo if _variant == "raw" else consumer_application(_variant)
+    if _variant == "frames":
+        from realtime import frame_costs
+
+        frame_costs.install()
+    application = echo if _variant in ("raw", "frames") else consumer_application(_variant)
 
 
 # --- the client side ---------------------------------------------------------------------------------
@@ -171,8 +176,8 @@ def main(argv: list[str]) -> None:
     unknown = set(variants) - set(VARIANTS)
     if unknown:
         parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
-    if args.listeners and variants != ["raw"]:
-        parser.error("--listeners goes with --variants raw")
+    if args.listeners and not set(variants) <= {"raw", "frames"}:
+        parser.error("--listeners goes with --variants raw or frames")
     print(f"command   .venv/bin/python bench/socket_floor.py {' '.join(argv)}".rstrip())
     print(
         f"load      {args.sockets} sockets sending {args.rate:g} messages a second each, {args.listeners} listening"

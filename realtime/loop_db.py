@@ -7,11 +7,14 @@ machinery as much again: as much as the rest of a move. Here a statement is sent
 connection of this event loop's own, waited for by the loop, and answered: no thread, no hop.
 
 An idle connection that the server ended (a restart) is found before use, by a look at its socket,
-and replaced. Bounded, and never a queue: when every connection of the loop is busy (statements held up
-by a row lock, a burst), `execute` raises `LoopConnectionsBusy` at once and the caller takes the database
-threads instead, so no socket waits behind another's statement. A connection that fails is closed and
-a fresh one made on a later call; the failure reaches the caller as Django's `OperationalError`, which
-every socket answers with "try again" (accordion_site.errors.OUTAGES).
+and replaced. Bounded, with a short wait: when every connection of the loop is busy, a statement
+waits up to HANDOVER_WAIT_S for one to be handed back; past that `execute` raises `LoopConnectionsBusy`
+and the caller takes the database threads instead, so no socket waits long behind another's statement
+(one held up by a row lock, say). The wait is for a busy database, whose statements end within
+milliseconds: on the threads each would cost a hop and a connection check, about 0.8 ms of CPU more
+than from the loop (docs/performance.md), when the machine has the least to spare. A connection that
+fails is closed and a fresh one made on a later call; the failure reaches the caller as Django's
+`OperationalError`, which every socket answers with "try again" (accordion_site.errors.OUTAGES).
 
 The connections are psycopg's own (autocommit, so each statement is its own transaction), made from
 Django's settings for the default database, with its `prepare_threshold` (docs/deploy.md).
@@ -20,6 +23,7 @@ Django's settings for the default database, with its `prepare_threshold` (docs/d
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import select
 import weakref
@@ -36,6 +40,10 @@ logger = logging.getLogger(__name__)
 APPLICATION_NAME = "accordion-live event loop"
 
 
+# How long a statement waits for a busy loop connection before it takes the database threads.
+HANDOVER_WAIT_S = 0.05
+
+
 class LoopConnectionsBusy(Exception):
     """Every connection of this event loop is in use: take the database threads instead."""
 
@@ -49,6 +57,8 @@ class LoopConnections:
         # never runs a query here. Taken once, as each async context would otherwise make its own.
         self.database: Any = connections[DEFAULT_DB_ALIAS]
         self.idle: list[psycopg.AsyncConnection[Any]] = []
+        # Statements waiting for a connection to be handed back, first come first served.
+        self.waiting: collections.deque[asyncio.Future[psycopg.AsyncConnection[Any]]] = collections.deque()
         self.open = 0  # idle, in use or being opened
         self.limit: int = settings.DATABASE_LOOP_CONNECTIONS
 
@@ -69,8 +79,34 @@ class LoopConnections:
             else:
                 logger.error("statement from the event loop failed: %r", error)
             raise OperationalError(str(error)) from error
-        self.idle.append(connection)
+        self._hand_back(connection)
         return row
+
+    def _hand_back(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        """Give a connection whose statement ended to the first statement waiting, else keep it idle."""
+        while self.waiting:
+            waiter = self.waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(connection)
+                return
+        self.idle.append(connection)
+
+    async def _handed_over(self) -> psycopg.AsyncConnection[Any]:
+        """A connection handed back within HANDOVER_WAIT_S, else LoopConnectionsBusy."""
+        waiter: asyncio.Future[psycopg.AsyncConnection[Any]] = asyncio.get_running_loop().create_future()
+        self.waiting.append(waiter)
+        try:
+            await asyncio.wait([waiter], timeout=HANDOVER_WAIT_S)
+        except asyncio.CancelledError:
+            if waiter.done():
+                self._hand_back(waiter.result())  # handed over to a statement that was called off
+            waiter.cancel()
+            raise
+        if not waiter.done():
+            waiter.cancel()
+            self.waiting.remove(waiter)
+            raise LoopConnectionsBusy
+        return waiter.result()
 
     async def _idle_alive(self) -> psycopg.AsyncConnection[Any] | None:
         """An idle connection the server has not ended, or None. An idle connection is sent nothing, so one
@@ -86,7 +122,7 @@ class LoopConnections:
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         if self.open >= self.limit:
-            raise LoopConnectionsBusy
+            return await self._handed_over()
         self.open += 1
         params = self.database.get_connection_params()
         params.pop("cursor_factory", None)  # Django's is for its own (threaded) connections
