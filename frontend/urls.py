@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import staff, views
+from . import staff, tv, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("race/<str:code>", views.race, name="race"),
     path("live", views.live, name="live"),
     path("watch/<int:game_id>", views.watch, name="watch"),
+    path("tv", tv.tv, name="tv"),
+    path("api/tv", tv.TvApi.as_view(), name="api-tv"),
     path("staff/review/", staff.review_queue, name="staff-review-queue"),
     path("staff/review/<int:game_id>/", staff.review_game, name="staff-review-game"),
 ]

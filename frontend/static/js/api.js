@@ -187,3 +187,8 @@ export function getWatchSetting() {
 export function setWatchSetting(watchable) {
   return request("PUT", "/api/me/watching", { watchable: Boolean(watchable) });
 }
+
+/** GET /api/tv: {game, server_now}: the featured live game (an entry of the live list), or null. */
+export function getTv() {
+  return request("GET", "/api/tv");
+}
