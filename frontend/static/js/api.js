@@ -192,3 +192,25 @@ export function setWatchSetting(watchable) {
 export function getTv() {
   return request("GET", "/api/tv");
 }
+
+// ---------------------------------------------------------------- arenas
+
+/** GET /api/arenas: {upcoming, live, finished}, each a list of arenas with their `players`. */
+export function getArenas() {
+  return request("GET", "/api/arenas");
+}
+
+/** POST /api/arenas: a new arena of `minutes` (1 to 120) starting in `startsIn` seconds. */
+export function createArena(minutes, startsIn) {
+  return request("POST", "/api/arenas", { minutes, starts_in: startsIn });
+}
+
+/** POST /api/arenas/<code>/join: the arena, and while it is live this player's current `game`. */
+export function joinArena(code) {
+  return request("POST", `/api/arenas/${encodeURIComponent(code)}/join`, {});
+}
+
+/** POST /api/arenas/<code>/next: this player's next game, once the current one is finished. */
+export function nextArenaGame(code) {
+  return request("POST", `/api/arenas/${encodeURIComponent(code)}/next`, {});
+}
