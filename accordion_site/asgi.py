@@ -20,6 +20,7 @@ from django.urls import re_path  # noqa: E402
 from accounts.door import AttemptsCountedAtTheDoor  # noqa: E402
 from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
 from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
+from arenas.routing import websocket_urlpatterns as arena_websocket_urlpatterns  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from realtime import daphne_limits  # noqa: E402
@@ -35,7 +36,12 @@ require_collected_static_files()
 daphne_limits.install()
 
 # The last route refuses any other socket path with 4404.
-socket_routes = [*websocket_urlpatterns, *race_websocket_urlpatterns, re_path(r"", no_such_socket)]  # type: ignore[arg-type]
+socket_routes = [
+    *websocket_urlpatterns,
+    *race_websocket_urlpatterns,
+    *arena_websocket_urlpatterns,
+    re_path(r"", no_such_socket),  # type: ignore[arg-type]
+]
 
 application = ProtocolTypeRouter(
     {

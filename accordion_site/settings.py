@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "games.races",
     "realtime",
     "leaderboards",
+    "arenas",
     "frontend",
 ]
 
@@ -202,6 +203,12 @@ SOLVER_REQUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("SOLVER_REQUESTS_PER
 WATCH_BADGE = env_bool("WATCH_BADGE", True)
 # New race rooms a player (or a visitor's address) may open a minute (games/races/throttles.py).
 RACE_ROOMS_PER_MINUTE = int(os.environ.get("RACE_ROOMS_PER_MINUTE", "20"))
+# Arenas (arenas/): new arenas a player may create an hour; the UTC hour of the site's daily arena
+# (manage.py schedule_arenas); whether an arena's next deal is certified in the background as soon as
+# someone reaches the one before it (off only in tests, which certify in the request).
+ARENAS_PER_HOUR = int(os.environ.get("ARENAS_PER_HOUR", "10"))
+ARENA_DAILY_HOUR = int(os.environ.get("ARENA_DAILY_HOUR", "18"))
+ARENA_DEALS_AHEAD = env_bool("ARENA_DEALS_AHEAD", True)
 
 # Fair play (docs/architecture.md, "Fair play"). The daily deal comes from the date and DAILY_SECRET, so
 # nobody can compute a coming day's deal; production must set it (32 characters or more), and in

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/", include("games.races.urls")),
     path("api/", include("games.watching.urls")),
     path("api/", include("leaderboards.urls")),
+    path("api/", include("arenas.urls")),
     path("api/", include("accounts.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -25,6 +25,11 @@ class Deal(models.Model):
         help_text="A daily deal's seed (engine.daily_seed): secret until its day is over, then published.",
     )
     attempt = models.PositiveSmallIntegerField(default=0, help_text="The seed's first attempt certified winnable.")
+    lines_secret_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="An arena's deal: no hint, still-winnable indicator or analysis on it before the arena's end.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,6 +53,7 @@ class Game(models.Model):
         NEW = "new"
         CODE = "code"
         RACE = "race"
+        ARENA = "arena"
 
     class Status(models.TextChoices):
         PLAYING = "playing"

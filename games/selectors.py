@@ -7,6 +7,7 @@ import datetime
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
@@ -64,16 +65,20 @@ def game_winnable(*, game_id: int, player: Player, today: datetime.date) -> tupl
 
 
 def winning_lines_withheld(*, game: Game, today: datetime.date) -> bool:
-    """A daily deal's winning lines reach no client before its date is over (UTC): no hint, analysis
-    or still-winnable indicator, not even for the game's own player."""
-    return withheld.day_secret(game.deal.daily_date, today=today)
+    """A daily deal's winning lines reach no client before its date is over (UTC), an arena's deal's none
+    before its arena ends: no hint, analysis or still-winnable indicator, not even for the game's own player."""
+    return withheld.day_secret(game.deal.daily_date, today=today) or withheld.arena_secret(
+        game.deal.lines_secret_until, now=timezone.now()
+    )
 
 
 def hints_open(*, game: Game, today: datetime.date) -> bool:
-    """Whether hints and the still-winnable indicator may be asked for `game`: never in a race, and not
+    """Whether hints and the still-winnable indicator may be asked for `game`: never in a race or an arena, and not
     on a practice game of a daily deal whose day is not over (its winning lines would reach a fresh
     ranked attempt). A ranked game may take a hint, which makes it unranked."""
-    return game.mode != Game.Mode.RACE and (game.ranked or not winning_lines_withheld(game=game, today=today))
+    return game.mode not in (Game.Mode.RACE, Game.Mode.ARENA) and (
+        game.ranked or not winning_lines_withheld(game=game, today=today)
+    )
 
 
 def game_analysis(*, game_id: int, player: Player | None, today: datetime.date) -> tuple[Game, analysis.LineAnalysis]:

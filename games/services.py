@@ -143,6 +143,17 @@ def game_start_race(*, player: Player, deal: Deal, race_code: str, now: datetime
     return game
 
 
+def game_start_arena(*, player: Player, deal: Deal, now: datetime.datetime) -> Game:
+    """Start a participant's game on an arena's deal. Ranked, so that it is assessed like a daily attempt
+    and a result held for review waits for staff (the arena counts it once cleared); arena deals are
+    code deals, so it never reaches a daily board."""
+    with transaction.atomic():
+        game = Game.objects.create(player=player, deal=deal, mode=Game.Mode.ARENA, ranked=True, started_at=now)
+        events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
+    logger.info("game %s started: player=%s mode=arena", game.pk, player.pk)
+    return game
+
+
 @transaction.atomic
 def _game_start_on(
     *, player: Player, deal: Deal, mode: str, race_code: str, now: datetime.datetime, address: str | None
@@ -539,6 +550,8 @@ def game_hint(
         raise LinesWithheld(gettext("no hints on a practice game of a daily deal before its day is over (UTC)"))
     if game.mode == Game.Mode.RACE:
         raise GameError(gettext("no hints in a race: everyone plays on their own"))
+    if game.mode == Game.Mode.ARENA:
+        raise GameError(gettext("no hints in an arena: everyone plays on their own"))
     if game.ranked and not accept_unranked:
         raise NeedsUnrankedConsent(gettext("a hint makes this game unranked for good: confirm with accept_unranked"))
     time_limit = settings.SOLVER_TIME_LIMIT

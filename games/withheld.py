@@ -33,6 +33,12 @@ def day_secret(daily_date: datetime.date | None, *, today: datetime.date) -> boo
     return daily_date is not None and daily_date >= today
 
 
+def arena_secret(secret_until: datetime.datetime | None, *, now: datetime.datetime) -> bool:
+    """Whether an arena's deal still keeps its winning lines (hints, the still-winnable indicator, the
+    after-game analysis) from everyone: until its arena ends, since the participants reach it one by one."""
+    return secret_until is not None and now < secret_until
+
+
 def readers_of(*, games: Iterable[Game], today: datetime.date) -> list[int] | None:
     """Who may be sent what is made from all of `games` at once (a race room shows each one's line):
     anyone (None) when none is on a deal that is still its day's secret; else only the player of

@@ -28,3 +28,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # A finish's full fair-play assessment runs where a test says (services.game_assess, manage.py
 # assess_games), not on a background thread racing the test's own reads and its database's teardown.
 FAIR_PLAY_ASSESS_IN_BACKGROUND = False
+
+# An arena's next deal is certified in the request that first needs it, not on a background thread
+# racing the test's database teardown.
+ARENA_DEALS_AHEAD = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import arenas.protocol
 import games.events
 import games.protocol
 import games.races.protocol
@@ -14,7 +15,7 @@ import games.watching.protocol
 from realtime.protocol import OUTGOING
 
 API = Path(__file__).resolve().parents[2] / "docs" / "api.md"
-DECLARING = (games.events, games.protocol, games.races.protocol, games.watching.protocol)
+DECLARING = (arenas.protocol, games.events, games.protocol, games.races.protocol, games.watching.protocol)
 
 
 def documented() -> set[str]:
@@ -27,7 +28,7 @@ def test_every_outgoing_message_is_documented_in_the_api() -> None:
 
 
 def test_every_documented_message_is_declared_or_a_client_command() -> None:
-    commands = {*games.protocol.CLIENT_KINDS, *games.races.protocol.CLIENT_KINDS}
+    commands = {*games.protocol.CLIENT_KINDS, *games.races.protocol.CLIENT_KINDS, *arenas.protocol.CLIENT_KINDS}
     assert documented() - set(OUTGOING) - commands == set()
 
 

@@ -1,0 +1,62 @@
+"""The messages of the arena socket /ws/arenas/<code>/ (docs/api.md, "Arenas")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext as _
+
+from realtime.protocol import ProtocolError, encode, outgoing, reject
+
+
+@outgoing("arena")
+def arena(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[str, Any] | None) -> str:
+    """The first message: the arena (as GET /api/arenas/<code>, with `players`), the top ten and your own row."""
+    return encode({"t": "arena", "arena": arena, "standings": standings, "me": me})
+
+
+def standings_top(rows: list[dict[str, Any]]) -> str:
+    """The top rows as JSON, encoded once for every socket of the process."""
+    return json.dumps(rows, cls=DjangoJSONEncoder)
+
+
+@outgoing("standings")
+def standings(*, top: str, me: dict[str, Any] | None, players: int) -> str:
+    """The standings after a change, at most once a second: the top ten (`top`, already encoded), your own
+    row (null for a spectator) and the number of players."""
+    mine = json.dumps(me, cls=DjangoJSONEncoder)
+    return '{"t": "standings", "standings": ' + top + ', "me": ' + mine + ', "players": ' + str(players) + "}"
+
+
+@outgoing("next")
+def next_game(*, game: dict[str, Any]) -> str:
+    """Your next game, on the next deal, sent the moment your game ends (and at the start): the same game
+    object as GET /api/games/<id>, played on its own socket `ws`."""
+    return encode({"t": "next", "game": game})
+
+
+@outgoing("ended")
+def ended(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[str, Any] | None) -> str:
+    """The arena is over: the games in play were counted as they stood; the final standings, and the
+    arena with its seed published."""
+    return encode({"t": "ended", "arena": arena, "standings": standings, "me": me})
+
+
+def not_participant(n: int | None) -> str:
+    """The answer to a command from someone who has not joined (a spectator), in the socket's language."""
+    return json.dumps(
+        reject(n=n, error=_("spectators only watch: join the arena to play in it"), code="not_participant")
+    )
+
+
+# What a client may send: a participant's request for the next game.
+CLIENT_KINDS = frozenset({"next"})
+
+
+def parse(content: dict[str, Any]) -> str:
+    """The one command a participant sends: {"t": "next", "n": …}, for the next game (as POST …/next)."""
+    if content.get("t") != "next":
+        raise ProtocolError(_('unknown message: the arena socket takes only {"t": "next"}'))
+    return "next"

@@ -1,0 +1,350 @@
+"""Every write to arenas. Views, consumers and commands call these; the games are played through
+games.services like any other game, and an arena game's finish is counted by arenas.receivers."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, transaction
+from django.utils.translation import gettext
+
+from accordion_site.errors import log_background_failure
+from accounts.models import Player
+from games import engine
+from games import services as game_services
+from games.engine.deals import CODE_ALPHABET, seed_commitment
+from games.engine.scoring import WIN_BONUS
+from games.models import Deal, Game, GameEvent
+from realtime.bus import Message, publish
+
+from . import deals
+from .errors import ArenaError, ArenaFinished, ArenaNotStarted, GameInPlay, NotParticipant
+from .models import MAX_MINUTES, MAX_STARTS_IN, MIN_MINUTES, Arena, ArenaDeal, ArenaGame, Participant
+from .selectors import arena_get
+
+logger = logging.getLogger(__name__)
+
+# Arena codes: the deal codes' unambiguous symbols.
+ARENA_CODE_ALPHABET = CODE_ALPHABET
+ARENA_CODE_LENGTH = 6
+_CODE_ATTEMPTS = 10
+# Review states of a game that count in its arena: never held, or cleared by staff.
+COUNTED_REVIEWS = ("", Game.Review.CLEARED)
+
+# Deal k+1 is certified in the background as soon as someone reaches deal k, so that nobody waits for
+# the solver between two games (one thread a process: the certifications of one arena follow each other).
+_ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-deals")
+
+
+def group(code: str) -> str:
+    """The bus group of an arena's sockets."""
+    return f"arena.{code}"
+
+
+def _announce(code: str, kind: str, **data: object) -> None:
+    """Tell the arena's sockets in every process, once the transaction commits, that `kind` happened."""
+    transaction.on_commit(lambda: publish(Message(group=group(code), kind=kind, data=dict(data))))
+
+
+def _whole(value: object, *, low: int, high: int, message: str) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise ArenaError(message, code="invalid")
+    return value
+
+
+def arena_create(
+    *,
+    created_by: Player | None,
+    minutes: object,
+    starts_in: object,
+    now: datetime.datetime,
+    kind: str = Arena.Kind.PLAYERS,
+) -> Arena:
+    """A new arena of `minutes` (1 to 120) starting `starts_in` seconds from now (0 to a week), with a
+    fresh seed whose commitment is shown from now on."""
+    length = _whole(
+        minutes,
+        low=MIN_MINUTES,
+        high=MAX_MINUTES,
+        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % {"low": MIN_MINUTES, "high": MAX_MINUTES},
+    )
+    delay = _whole(
+        starts_in,
+        low=0,
+        high=MAX_STARTS_IN,
+        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds") % {"high": MAX_STARTS_IN},
+    )
+    starts_at = now + datetime.timedelta(seconds=delay)
+    return _arena_create(created_by=created_by, kind=kind, minutes=length, starts_at=starts_at, now=now)
+
+
+def _arena_create(
+    *, created_by: Player | None, kind: str, minutes: int, starts_at: datetime.datetime, now: datetime.datetime
+) -> Arena:
+    seed = deals.new_seed()
+    for _ in range(_CODE_ATTEMPTS):
+        try:
+            with transaction.atomic():  # a savepoint: a taken code leaves the transaction usable
+                arena = Arena.objects.create(
+                    code="".join(secrets.choice(ARENA_CODE_ALPHABET) for _ in range(ARENA_CODE_LENGTH)),
+                    kind=kind,
+                    minutes=minutes,
+                    starts_at=starts_at,
+                    ends_at=starts_at + datetime.timedelta(minutes=minutes),
+                    seed=seed,
+                    commitment=seed_commitment(seed),
+                    created_by=created_by,
+                    created_at=now,
+                )
+        except IntegrityError:
+            if kind != Arena.Kind.PLAYERS and Arena.objects.filter(kind=kind, starts_at=starts_at).exists():
+                raise
+            continue
+        logger.info("arena %s created: %s minutes from %s (%s)", arena.code, minutes, starts_at, kind)
+        transaction.on_commit(partial(_certify_ahead, arena.pk, 1))
+        return arena
+    raise RuntimeError("no free arena code found")
+
+
+def arena_deal(*, arena: Arena, k: int) -> Deal:
+    """Deal `k` of the arena, derived and certified by the solver on first need (as the daily deal is),
+    its winning lines withheld until the arena ends."""
+    stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
+    if stored is not None:
+        return stored.deal
+    # The solver runs outside any transaction and lock; two derivations of one deal give the same deal.
+    derived = deals.certified_arena_deal(arena.seed, k)
+    with transaction.atomic():
+        deal, _ = Deal.objects.get_or_create(code=derived.code, defaults={"cards": list(derived.cards)})
+        if deal.lines_secret_until is None or deal.lines_secret_until < arena.ends_at:
+            deal.lines_secret_until = arena.ends_at
+            deal.solution = [list(move) for move in derived.solution]
+            deal.save(update_fields=["lines_secret_until", "solution"])
+        ArenaDeal.objects.get_or_create(arena=arena, k=k, defaults={"deal": deal, "attempt": derived.attempt})
+    return deal
+
+
+def _certify_ahead(arena_id: int, k: int) -> None:
+    if settings.ARENA_DEALS_AHEAD:
+        _ahead.submit(_certify_in_background, arena_id, k)
+
+
+def _certify_in_background(arena_id: int, k: int) -> None:
+    close_old_connections()
+    try:
+        arena = Arena.objects.filter(pk=arena_id).first()
+        if arena is not None:
+            arena_deal(arena=arena, k=k)
+    except Exception:
+        log_background_failure(logger, "deal %s of arena %s could not be certified ahead", k, arena_id)
+    finally:
+        close_old_connections()
+
+
+def _arena(code: str) -> Arena:
+    return arena_get(code=code)
+
+
+def _refuse_if_over(arena: Arena, now: datetime.datetime) -> None:
+    if arena.state(now) == Arena.State.FINISHED:
+        raise ArenaFinished(gettext("arena %(code)s is over: see its results") % {"code": arena.code})
+
+
+def arena_join(*, code: str, player: Player, now: datetime.datetime) -> Participant:
+    """Take part (guests too) from the arena's creation until its end; joining again is harmless. While
+    the arena runs, the participant's current game is there (deal 1 for a newcomer)."""
+    arena = _arena(code)
+    _refuse_if_over(arena, now)
+    participant = Participant.objects.filter(arena=arena, player=player).first()
+    if participant is None:
+        try:
+            with transaction.atomic():
+                participant = Participant.objects.create(arena=arena, player=player, joined_at=now, reached_at=now)
+            logger.info("arena %s: player %s joined", arena.code, player.pk)
+            _announce(arena.code, "joined", player=player.pk)
+        except IntegrityError:  # the same player joining from two tabs at once
+            participant = Participant.objects.get(arena=arena, player=player)
+    if participant.game_id is None and arena.state(now) == Arena.State.LIVE:
+        _next_game(arena=arena, participant=participant, now=now)
+        participant.refresh_from_db()
+    return participant
+
+
+def arena_next(*, code: str, player: Player | None, now: datetime.datetime) -> Game:
+    """The participant's next game, on the next deal, once the current one is finished: one game at a
+    time, and a deal is handed out only when reached. `player` None: a visitor who has not played."""
+    arena = _arena(code)
+    participant = Participant.objects.filter(arena=arena, player=player).first() if player is not None else None
+    if participant is None:
+        raise NotParticipant(gettext("join arena %(code)s to play in it") % {"code": arena.code})
+    state = arena.state(now)
+    if state == Arena.State.UPCOMING:
+        raise ArenaNotStarted(gettext("arena %(code)s has not started yet") % {"code": arena.code})
+    _refuse_if_over(arena, now)
+    return _next_game(arena=arena, participant=participant, now=now)
+
+
+def _refuse_in_play(participant: Participant) -> None:
+    if participant.game is not None and participant.game.status == Game.Status.PLAYING:
+        raise GameInPlay(
+            gettext("finish game %(game)s first: one game at a time") % {"game": participant.game_id},
+            code=GameInPlay.code,
+        )
+
+
+def _next_game(*, arena: Arena, participant: Participant, now: datetime.datetime) -> Game:
+    _refuse_in_play(Participant.objects.select_related("game").get(pk=participant.pk))
+    k = participant.reached + 1
+    deal = arena_deal(arena=arena, k=k)  # the solver, if needed, before any lock
+    with transaction.atomic():
+        locked = Participant.objects.select_for_update().get(pk=participant.pk)
+        if locked.reached != participant.reached:  # another tab took the next game meanwhile
+            locked = Participant.objects.select_related("game").get(pk=participant.pk)
+            _refuse_in_play(locked)
+            raise GameInPlay(gettext("the next game was started elsewhere: reload"), code=GameInPlay.code)
+        game = game_services.game_start_arena(player=participant.player, deal=deal, now=now)
+        ArenaGame.objects.create(participant=locked, k=k, game=game)
+        locked.game = game
+        locked.reached = k
+        locked.save(update_fields=["game", "reached"])
+        transaction.on_commit(partial(_certify_ahead, arena.pk, k + 1))
+    logger.info("arena %s: player %s has deal %s (game %s)", arena.code, participant.player_id, k, game.pk)
+    return game
+
+
+def _line_at(game: Game, at: datetime.datetime) -> list[list[int]]:
+    """The game's move line as it stood at `at`, from its stored events."""
+    line: list[list[int]] = []
+    for event in GameEvent.objects.filter(game=game, at__lte=at).order_by("v"):
+        if event.kind == GameEvent.Kind.MOVE and event.move is not None:
+            line.append(list(event.move))
+        elif event.kind == GameEvent.Kind.UNDO and line:
+            line.pop()
+        elif event.kind == GameEvent.Kind.FINISH and event.line is not None:
+            line = [list(step) for step in event.line]
+    return line
+
+
+def _points_at_end(game: Game, ends_at: datetime.datetime) -> tuple[int, bool]:
+    """What a game finished after the arena's end counts for: its position as it stood at the end."""
+    piles = engine.replay(game.deal.cards, _line_at(game, ends_at)).piles
+    seconds = max(0, int((ends_at - game.started_at).total_seconds()))
+    return engine.score(piles, seconds), piles == 1
+
+
+def participant_recount(*, participant_id: int) -> Participant:
+    """Count the participant's games again: each finished game not held for review earns its score (as
+    it stood at the end, for one finished later); a win right after a win ("on fire") earns its 500
+    win bonus twice. The total's time is when its last points came, for ties."""
+    with transaction.atomic():
+        participant = Participant.objects.select_for_update().select_related("arena").get(pk=participant_id)
+        ends_at = participant.arena.ends_at
+        points = games = wins = 0
+        reached_at = participant.joined_at
+        previous_won = False
+        rows = ArenaGame.objects.filter(participant=participant).select_related("game__deal").order_by("k")
+        for row in rows:
+            game = row.game
+            counted = game.status == Game.Status.FINISHED and game.review in COUNTED_REVIEWS
+            row_points, row_fire, won = None, False, False
+            if counted:
+                assert game.finished_at is not None and game.score is not None
+                if game.finished_at <= ends_at:
+                    row_points, won = game.score, game.won
+                else:
+                    row_points, won = _points_at_end(game, ends_at)
+                row_fire = won and previous_won
+                if row_fire:
+                    row_points += WIN_BONUS
+                games += 1
+                wins += won
+                if row_points:
+                    points += row_points
+                    reached_at = min(game.finished_at, ends_at)
+            previous_won = won
+            if (row.points, row.fire) != (row_points, row_fire):
+                row.points, row.fire = row_points, row_fire
+                row.save(update_fields=["points", "fire"])
+        participant.points, participant.games, participant.wins = points, games, wins
+        participant.fire, participant.reached_at = previous_won, reached_at
+        participant.save(update_fields=["points", "games", "wins", "fire", "reached_at"])
+    return participant
+
+
+def arena_game_finished(*, game: Game) -> None:
+    """Count an arena game that has just finished (in the finish's own transaction) and tell the arena's
+    sockets: the standings changed, and the participant is due their next game."""
+    row = ArenaGame.objects.select_related("participant__arena").filter(game=game).first()
+    if row is None:
+        return
+    participant_recount(participant_id=row.participant_id)
+    _announce(row.participant.arena.code, "finished", player=game.player_id, game=game.pk)
+
+
+def arena_games_restanded(*, game_ids: list[int]) -> None:
+    """Count again the participants of arena games whose standing changed (a review, a transfer)."""
+    rows = ArenaGame.objects.select_related("participant__arena").filter(game_id__in=game_ids)
+    for participant_id, code in {(row.participant_id, row.participant.arena.code) for row in rows}:
+        participant_recount(participant_id=participant_id)
+        _announce(code, "changed")
+
+
+def arena_end(*, code: str, now: datetime.datetime) -> bool:
+    """Close an arena that is over: each game still in play is finished as it stood at the end and
+    counted so; from then on the seed is published. Whether this call closed it (False: not over yet,
+    or closed already)."""
+    arena = _arena(code)
+    if now < arena.ends_at or arena.ended_at is not None:
+        return False
+    with transaction.atomic():
+        arena = Arena.objects.select_for_update().get(pk=arena.pk)
+        if arena.ended_at is not None:
+            return False
+        playing = Game.objects.filter(arena_game__participant__arena=arena, status=Game.Status.PLAYING).select_related(
+            "player", "deal"
+        )
+        for game in playing:
+            game_services.game_finish(game_id=game.pk, player=game.player, moves=_line_at(game, arena.ends_at), now=now)
+        arena.ended_at = now
+        arena.save(update_fields=["ended_at"])
+        _announce(arena.code, "ended")
+    logger.info("arena %s ended", arena.code)
+    return True
+
+
+def arenas_end(*, now: datetime.datetime) -> list[str]:
+    """Close every arena that is over and not closed yet (manage.py end_arenas); their codes."""
+    due = Arena.objects.filter(ends_at__lte=now, ended_at__isnull=True).values_list("code", flat=True)
+    return [code for code in due if arena_end(code=code, now=now)]
+
+
+# The site's own arenas: (kind, minutes, every how many hours one starts, how many ahead).
+SCHEDULE = ((Arena.Kind.HOURLY, 10, 1), (Arena.Kind.DAILY, 30, 24))
+
+
+def arenas_schedule(*, now: datetime.datetime, hours: int) -> list[Arena]:
+    """Create the site's own arenas starting in the next `hours` hours that do not exist yet: an hourly
+    10-minute arena at the top of each hour, and a daily 30-minute one at ARENA_DAILY_HOUR (UTC). Running
+    it again creates nothing new."""
+    created: list[Arena] = []
+    top = now.replace(minute=0, second=0, microsecond=0)
+    for kind, minutes, every in SCHEDULE:
+        for offset in range(1, hours + 1):
+            starts_at = top + datetime.timedelta(hours=offset)
+            if every == 24 and starts_at.hour != settings.ARENA_DAILY_HOUR:
+                continue
+            if Arena.objects.filter(kind=kind, starts_at=starts_at).exists():
+                continue
+            try:
+                with transaction.atomic():
+                    created.append(
+                        _arena_create(created_by=None, kind=kind, minutes=minutes, starts_at=starts_at, now=now)
+                    )
+            except IntegrityError:  # another run made it meanwhile
+                continue
+    return created

@@ -1,0 +1,41 @@
+"""Arenas for the tests: one live now, its participants' games won or lost on demand."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import Player
+from arenas import services
+from arenas.models import Arena, Participant
+from games import services as game_services
+from games.models import Game
+
+
+@pytest.fixture
+def live_arena(player: Player) -> Arena:
+    """A ten-minute arena that started a second ago."""
+    arena = services.arena_create(created_by=player, minutes=10, starts_in=0, now=timezone.now())
+    Arena.objects.filter(pk=arena.pk).update(starts_at=arena.starts_at - datetime.timedelta(seconds=1))
+    arena.refresh_from_db()
+    return arena
+
+
+def current_game(arena: Arena, player: Player) -> Game:
+    game = Participant.objects.get(arena=arena, player=player).game
+    assert game is not None
+    return game
+
+
+def win(game: Game, *, at: datetime.datetime) -> Game:
+    """Finish `game` with its deal's winning line."""
+    assert game.deal.solution is not None
+    return game_services.game_finish(game_id=game.pk, player=game.player, moves=game.deal.solution, now=at)
+
+
+def lose(game: Game, *, at: datetime.datetime, moves: int = 0) -> Game:
+    """Finish `game` after the first `moves` moves of its deal's winning line."""
+    assert game.deal.solution is not None
+    return game_services.game_finish(game_id=game.pk, player=game.player, moves=game.deal.solution[:moves], now=at)
