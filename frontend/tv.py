@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import player_from_session
+from arenas.leaders import live_leader_games
 from games.watching.featured import featured_game
 from games.watching.serializers import LiveGameSerializer
 
@@ -31,13 +32,15 @@ class TvApi(APIView):
     @extend_schema(
         operation_id="tv",
         responses={200: TvSerializer},
-        description="The featured live game: among the most watched live games, the closest to a win; never one "
+        description="The featured live game: a live arena's leader, else among the most watched live games the "
+        "closest to a win; never one "
         "the caller cannot watch (their own, one on a deal they are playing, today's daily). Watch it on its `ws`; "
         "ask again when it ends.",
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        game = featured_game(now=now, viewer=player_from_session(request.session))
+        leaders = live_leader_games(now=now)
+        game = featured_game(now=now, viewer=player_from_session(request.session), leaders=leaders)
         return Response(TvSerializer({"game": game, "server_now": now}, context={"now": now}).data)
 
 

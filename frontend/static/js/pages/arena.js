@@ -85,7 +85,8 @@ class ArenaPage {
   // ---------------------------------------------------------------- messages
 
   onMessage(message) {
-    if (message.server_now) this.clock.sample(message.server_now);
+    const serverNow = message.arena?.server_now ?? message.server_now;
+    if (serverNow) this.clock.sample(serverNow);
     switch (message.t) {
       case "arena":
         this.onArena(message);
@@ -107,18 +108,20 @@ class ArenaPage {
     }
   }
 
-  onArena(arena) {
+  /** The arena, its top ten and this reader's row (`me`): on connect. */
+  onArena({ arena, standings, me }) {
     this.arena = { ...this.arena, ...arena };
-    if (arena.me) this.joined = true;
-    this.showStandings({ standings: arena.standings ?? [], me: arena.me ?? null, players: arena.players });
+    if (me) this.joined = true;
+    this.showStandings({ standings, me, players: arena.players });
     this.render();
     if (this.joined && this.arena.state === "live" && !this.board) this.resume();
   }
 
-  onEnded(message) {
-    this.arena = { ...this.arena, ...message, state: "finished" };
+  /** The end: the final standings, and the arena with its seed. */
+  onEnded({ arena, standings, me }) {
+    this.arena = { ...this.arena, ...arena, state: "finished" };
     clearTimeout(this.nextTimer);
-    if (message.standings) this.showStandings(message);
+    this.showStandings({ standings, me, players: arena.players });
     this.render();
     this.say(gettext("The arena is over: every game is in the results, ready to replay."));
   }
@@ -169,7 +172,7 @@ class ArenaPage {
     this.asking = true;
     try {
       const answer = await nextArenaGame(this.code);
-      this.play(answer.game ?? answer);
+      this.play(answer.game);
     } catch (error) {
       this.say(error.message);
     } finally {
@@ -183,6 +186,7 @@ class ArenaPage {
     clearTimeout(this.nextTimer);
     this.board?.stop();
     this.el.myGame.hidden = false;
+    this.el.myGame.dataset.game = String(game.id);
     this.page.dataset.playing = "true";
     const board = new PlayController({
       el: this.el.board,
