@@ -23,11 +23,15 @@ def standings_top(rows: list[dict[str, Any]]) -> str:
 
 
 @outgoing("standings")
-def standings(*, top: str, me: dict[str, Any] | None, players: int) -> str:
+def standings(*, top: str, me: dict[str, Any] | None, players: int, at: float) -> str:
     """The standings after a change, at most once a second: the top ten (`top`, already encoded), your own
-    row (null for a spectator) and the number of players."""
+    row (null for a spectator), the number of players, and `at`, the server's clock (Unix seconds) when
+    they were read: a client knows from it which changes they include."""
     mine = json.dumps(me, cls=DjangoJSONEncoder)
-    return '{"t": "standings", "standings": ' + top + ', "me": ' + mine + ', "players": ' + str(players) + "}"
+    return (
+        '{"t": "standings", "standings": ' + top + ', "me": ' + mine + ', "players": ' + str(players)
+        + ', "at": ' + f"{at:.3f}" + "}"
+    )  # fmt: skip
 
 
 @outgoing("next")

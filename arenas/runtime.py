@@ -71,6 +71,7 @@ class ArenaRoom:
         self.sockets: dict[ArenaSocket, float] = {}  # → when its last standings (or first) frame went
         self.table: Standings | None = None
         self.read_at = 0.0
+        self.read_wall = 0.0
         self.version = 0
         self.sent: dict[ArenaSocket, int] = {}
         self.dirty = False
@@ -87,6 +88,7 @@ class ArenaRoom:
             if self.table is None or (self.dirty and time.monotonic() - self.read_at >= STANDINGS_EVERY_S):
                 self.dirty = False
                 self.read_at = time.monotonic()
+                self.read_wall = time.time()
                 self.table = await db_call(selectors.standings)(arena_id=self.arena.pk)
                 self.version += 1
             return self.table
@@ -174,7 +176,7 @@ class ArenaRoom:
             self.sockets[socket] = moment
             self.sent[socket] = self.version
             me = table.by_player.get(socket.player_id) if socket.player_id is not None else None
-            frame = protocol.standings(top=top, me=me, players=table.players)
+            frame = protocol.standings(top=top, me=me, players=table.players, at=self.read_wall)
             await deliver_to_one_of_many(socket.send(text_data=frame), "arena %s standings", self.code)
         if any(sent < self.version for sent in self.sent.values()):
             self.dirty = True  # sockets that had a frame under a second ago get this one next time

@@ -14,6 +14,7 @@ from django.db import IntegrityError, close_old_connections, transaction
 from django.utils.translation import gettext
 
 from accordion_site.errors import log_background_failure
+from accordion_site.languages import local_number
 from accounts.models import Player
 from games import engine
 from games import services as game_services
@@ -71,13 +72,13 @@ def arena_create(
         minutes,
         low=MIN_MINUTES,
         high=MAX_MINUTES,
-        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % {"low": MIN_MINUTES, "high": MAX_MINUTES},
+        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % {"low": local_number(MIN_MINUTES), "high": local_number(MAX_MINUTES)},
     )
     delay = _whole(
         starts_in,
         low=0,
         high=MAX_STARTS_IN,
-        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds") % {"high": MAX_STARTS_IN},
+        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds") % {"high": local_number(MAX_STARTS_IN)},
     )
     starts_at = now + datetime.timedelta(seconds=delay)
     return _arena_create(created_by=created_by, kind=kind, minutes=length, starts_at=starts_at, now=now)

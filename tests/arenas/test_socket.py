@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import datetime
+import itertools
+import time
 from typing import Any
 
 import pytest
@@ -14,6 +18,8 @@ from accounts.models import Player
 from arenas import services
 from arenas.models import Arena
 from tests.games.sockets import FROM_THE_SITE, session_cookie_for
+
+from .conftest import current_game, lose, win
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_services_stopped")]
 
@@ -65,3 +71,78 @@ async def test_a_spectator_command_is_refused(player: Player, other_player: Play
         refused = await until(socket, "reject")
         assert (refused["n"], refused["code"]) == (1, "not_participant")
         await socket.disconnect()
+
+
+async def test_a_participant_whose_game_ends_gets_the_next_one_and_everyone_the_standings(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    mine = await arena_socket(live_arena.code, player)
+    spectator = await arena_socket(live_arena.code, other_player)
+    await until(mine, "arena")
+    await until(spectator, "arena")
+    first = await sync_to_async(current_game)(live_arena, player)
+    finished = await sync_to_async(win)(first, at=timezone.now())
+    pushed = await until(mine, "next")
+    assert pushed["game"]["id"] != first.pk and pushed["game"]["status"] == "playing"
+    assert pushed["game"]["ws"] == f"/ws/games/{pushed['game']['id']}/"
+    standings = await until(spectator, "standings")
+    assert standings["players"] == 1 and standings["me"] is None
+    assert [(row["nickname"], row["wins"], row["fire"]) for row in standings["standings"]] == [("Ada", 1, True)]
+    assert (await until(mine, "standings"))["me"]["points"] == finished.score
+    await mine.disconnect()
+    await spectator.disconnect()
+
+
+async def test_standings_come_at_most_once_a_second_per_socket(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    spectator = await arena_socket(live_arena.code, other_player)
+    await until(spectator, "arena")
+    arrivals: list[tuple[float, dict[str, Any]]] = []
+
+    async def read() -> None:
+        # Reading while the games finish, so that each frame's time is when the server wrote it.
+        while True:
+            message = await spectator.receive_json_from(timeout=30)
+            if message["t"] == "standings":
+                arrivals.append((time.monotonic(), message))
+
+    reader = asyncio.get_running_loop().create_task(read())
+    game = await sync_to_async(current_game)(live_arena, player)
+    for _ in range(6):  # six finishes in quick succession, each a change of the standings
+        await sync_to_async(lose)(game, at=timezone.now())
+        game = await sync_to_async(services.arena_next)(code=live_arena.code, player=player, now=timezone.now())
+    async with asyncio.timeout(30):
+        while not arrivals or arrivals[-1][1]["standings"][0]["games"] < 6:
+            await asyncio.sleep(0.1)
+    reader.cancel()
+    times = [at for at, _ in arrivals]
+    assert all(later - earlier >= 0.9 for earlier, later in itertools.pairwise(times))
+    await spectator.disconnect()
+
+
+async def test_every_socket_hears_the_end_with_the_seed(player: Player, live_arena: Arena) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    await sync_to_async(Arena.objects.filter(pk=live_arena.pk).update)(
+        ends_at=timezone.now() + datetime.timedelta(seconds=1)
+    )
+    socket = await arena_socket(live_arena.code, player)
+    await until(socket, "arena")
+    ended = await until(socket, "ended", timeout=10)
+    assert ended["arena"]["state"] == "finished" and ended["arena"]["seed"] == live_arena.seed
+    assert ended["me"]["games"] == 1  # the game in play at the end counted as it stood
+    await socket.disconnect()
+
+
+async def test_a_participant_may_ask_for_the_next_game_on_the_socket(player: Player, live_arena: Arena) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    socket = await arena_socket(live_arena.code, player)
+    await until(socket, "arena")
+    await socket.send_json_to({"t": "next", "n": 1})
+    early = await until(socket, "reject")
+    assert (early["n"], early["code"]) == (1, "game_in_play")
+    await socket.send_json_to({"t": "shuffle", "n": 2})
+    assert (await until(socket, "reject"))["code"] == "bad_message"
+    await socket.disconnect()
