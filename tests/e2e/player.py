@@ -29,14 +29,16 @@ def visitor_page(browser: Browser, site_url: str, *, language: str, size: str) -
 
 
 def server_shell(database_url: str, code: str) -> str:
-    """Run `code` in `manage.py shell` on the e2e server's database, with its settings; return what it
-    printed last."""
+    """Run `code` in `manage.py shell` on the e2e server's database and channel layer, with its settings;
+    return what it printed last."""
     env = {
         **os.environ,
         **LIFTED_ALLOWANCES,
         "DEBUG": "1",
         "DATABASE_URL": database_url,
         "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+        # The e2e server's channel layer (conftest.site_url), so that what the code announces reaches its sockets.
+        "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
     }
     done = subprocess.run(
         [ROOT / ".venv" / "bin" / "python", "manage.py", "shell", "-c", code],

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import player_page
 from .player import (
@@ -18,6 +18,7 @@ from .player import (
     PILE,
     fits_the_width,
     inside_the_screen,
+    me,
     play,
     server_shell,
     visitor_page,
@@ -73,12 +74,15 @@ def next_game_after(page: Page, game: int) -> int:
     return current_game(page)
 
 
-def standing(page: Page, nickname: str):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-testid="standing"][data-nickname="{nickname}"]')
+def standing(page: Page, player: int) -> Locator:
+    """`player`'s row of the standings on the arena page."""
+    return page.locator(f'[data-testid="standing"][data-player="{player}"]')
 
 
 def nickname(page: Page) -> str:
-    return page.get_by_test_id("nav-profile").locator("bdi").inner_text()
+    answer = page.request.get("/api/me")
+    assert answer.ok, answer.text()
+    return str(answer.json()["nickname"])
 
 
 def win(page: Page, site_database_url: str, game: int) -> None:
@@ -107,7 +111,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
     # A win: the next deal comes at once, and every page's standings put the winner first.
     win(page, site_database_url, first)
     second = next_game_after(page, first)
-    leader = standing(friend, nickname(page))
+    leader = standing(friend, me(page))
     expect(leader).to_have_attribute("data-rank", "1")
     expect(leader.locator("td").nth(3)).to_have_text("1")  # games
     expect(leader.locator("td").nth(4)).to_have_text("1")  # wins
@@ -119,7 +123,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
     play(page, line_start(page), MY_PILES)
     end_game_here(page)
     next_game_after(page, second)
-    expect(standing(friend, nickname(page)).locator("td").nth(3)).to_have_text("2")
+    expect(standing(friend, me(page)).locator("td").nth(3)).to_have_text("2")
 
     # A spectator: the standings and the top boards live, and a player's game from the standings.
     with player_page(browser, site_url) as spectator:
@@ -127,7 +131,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
         expect(spectator.get_by_test_id("arena-join")).to_be_visible()
         expect(spectator.locator('[data-testid="top-board"]')).to_have_count(2)
         expect(spectator.locator(f'[data-testid="top-board"][data-game="{friend_game}"] {PILE}')).to_have_count(52)
-        standing(spectator, nickname(friend)).get_by_test_id("standing-watch").click()
+        standing(spectator, me(friend)).get_by_test_id("standing-watch").click()
         spectator.wait_for_url(f"**/watch/{friend_game}")
         expect(spectator.locator(PILE)).to_have_count(52)
         play(friend, line_start(friend), MY_PILES)

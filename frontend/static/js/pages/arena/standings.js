@@ -19,7 +19,7 @@ export class StandingsTable {
 
   /** Draw `rows` and `me` (the reader's row, or null); `live`: the arena runs, its games may be watched. */
   show(rows, me, { live }) {
-    const mine = me ? rows.find((row) => row.rank === me.rank && row.nickname === me.nickname) : null;
+    const mine = me ? rows.find((row) => row.player === me.player) : null;
     const drawn = rows.map((row) => this.row(row, { me: row === mine, live }));
     if (me && !mine) {
       const gap = element("tr", { className: "standings-gap" });
@@ -33,7 +33,7 @@ export class StandingsTable {
     const row = element("tr");
     row.dataset.testid = "standing";
     row.dataset.rank = String(entry.rank);
-    row.dataset.nickname = entry.nickname;
+    row.dataset.player = String(entry.player);
     if (me) {
       row.dataset.me = "true";
       row.className = "is-me";
