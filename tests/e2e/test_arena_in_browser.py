@@ -28,14 +28,14 @@ pytestmark = pytest.mark.e2e
 
 TOP_PILES = f'[data-testid="top-boards"] {PILE}'
 SOLUTION = "from games.models import Game; import json; print(json.dumps(Game.objects.get(pk={game}).deal.solution))"
-# POST /api/games/<id>/finish from the page, with its CSRF token, as the board's End game does.
-FINISH = """async ([game, moves]) => {
+# A POST to the API from the page, with its CSRF token, as the page's own scripts send it: status and body.
+API_POST = """async ([url, body]) => {
     const token = document.querySelector('meta[name="csrf-token"]').content;
-    const response = await fetch(`/api/games/${game}/finish`, {
+    const response = await fetch(url, {
         method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "X-CSRFToken": token}, body: JSON.stringify({moves}),
+        headers: {"Content-Type": "application/json", "X-CSRFToken": token}, body: JSON.stringify(body),
     });
-    return response.status;
+    return [response.status, await response.json()];
 }"""
 CLEAR = (
     "from django.utils import timezone; from games.services import games_review; "
@@ -91,7 +91,8 @@ def win(page: Page, site_database_url: str, game: int) -> None:
     for move in line[:2]:
         play(page, move, MY_PILES)
     page.wait_for_function(CARDS_HAVE_LANDED)
-    assert page.evaluate(FINISH, [game, line]) == 200
+    status, _ = page.evaluate(API_POST, [f"/api/games/{game}/finish", {"moves": line}])
+    assert status == 200
     # A whole winning line at once is held for a fair-play review, and counts once staff clear it.
     server_shell(site_database_url, CLEAR.format(game=game))
 
@@ -122,7 +123,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
     # A second game, ended early: it counts, and the third deal comes.
     play(page, line_start(page), MY_PILES)
     end_game_here(page)
-    next_game_after(page, second)
+    third = next_game_after(page, second)
     expect(standing(friend, me(page)).locator("td").nth(3)).to_have_text("2")
 
     # A spectator: the standings and the top boards live, and a player's game from the standings.
@@ -136,6 +137,9 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
         expect(spectator.locator(PILE)).to_have_count(52)
         play(friend, line_start(friend), MY_PILES)
         expect(spectator.locator(PILE)).to_have_count(51)
+        # TV features the arena's leader.
+        spectator.goto("/")
+        expect(spectator.get_by_test_id("tv")).to_have_attribute("data-game", str(third))
 
     # The profile lists the arena; the results lead to the arena's games (replayable once it is over).
     page.goto(f"/players/{nickname(page)}")
@@ -162,6 +166,23 @@ def end_game_here(page: Page) -> None:
     """End game on the arena page, saying yes in the page's own dialog."""
     page.get_by_test_id("end-game").click()
     page.get_by_test_id("ask-yes").click()
+
+
+def test_a_participant_waits_for_the_countdown_and_the_first_deal_comes_at_the_start(page: Page) -> None:
+    page.goto("/arenas")
+    status, arena = page.evaluate(API_POST, ["/api/arenas", {"minutes": 1, "starts_in": 6}])
+    assert status == 201
+    page.goto(arena["url"])
+    expect(page.get_by_test_id("arena-clock")).to_contain_text("Starts in")
+    expect(page.get_by_test_id("arena-state")).to_have_text("Starts soon")
+
+    page.get_by_test_id("arena-join").click()
+
+    expect(page.get_by_test_id("arena-message")).to_contain_text("your first game comes the moment the arena starts")
+    assert page.locator(MY_PILES).count() == 0  # nothing is dealt before the start
+    expect(page.locator(MY_PILES)).to_have_count(52, timeout=20_000)
+    expect(page.get_by_test_id("arena-state")).to_have_text("Live")
+    expect(page.get_by_test_id("arena-clock")).to_contain_text("Ends in")
 
 
 def test_the_results_replay_every_game_once_the_arena_is_over(page: Page, site_database_url: str) -> None:

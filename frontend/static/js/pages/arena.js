@@ -16,7 +16,7 @@ import { StandingsTable } from "./arena/standings.js";
 
 const TICK_MS = 250;
 const NEXT_WAIT_MS = 1500; // a game ended: the socket's `next` is due; after this long, POST /next
-const LATE_MS = 1500; // the start is this late on the server's clock and no game came: ask for it
+const LATE_MS = 1500; // the start passed this long ago on the server's clock and no game came: ask for it
 const TOP_BOARDS = 3;
 
 class ArenaPage {
@@ -58,6 +58,7 @@ class ArenaPage {
     this.joined = false; // this player takes part
     this.board = null; // the participant's current game
     this.nextTimer = 0;
+    this.queued = null; // a next game heard while the board's finish was on its way
     this.asking = false; // a join or next request is on its way
   }
 
@@ -159,9 +160,15 @@ class ArenaPage {
     }
   }
 
-  /** The current game ended: the socket's `next` is due; if it is slow, ask for it. */
+  /** The current game ended: the socket's `next` is due (or came already); if it is slow, ask for it. */
   awaitNext() {
     clearTimeout(this.nextTimer);
+    const queued = this.queued;
+    this.queued = null;
+    if (queued) {
+      this.play(queued);
+      return;
+    }
     if (this.arena?.state !== "live") return;
     this.say(gettext("Game over: the next deal is coming…"));
     this.nextTimer = setTimeout(() => this.askNext(), NEXT_WAIT_MS);
@@ -183,6 +190,11 @@ class ArenaPage {
   /** Play `game` on the page's board, unless it is the one already there. */
   play(game) {
     if (!game?.id || this.board?.gameId === game.id) return;
+    // The board's own finish is on its way (End game): it is shown first, then this game.
+    if (this.board?.ending) {
+      this.queued = game;
+      return;
+    }
     clearTimeout(this.nextTimer);
     this.board?.stop();
     this.el.myGame.hidden = false;
@@ -294,11 +306,14 @@ class ArenaPage {
   tick() {
     const arena = this.arena;
     if (!arena) return;
+    if (arena.state === "upcoming" && arena.starts_at && this.clock.until(arena.starts_at) <= 0) {
+      this.started();
+      return;
+    }
     let text = gettext("Finished");
     if (arena.state === "upcoming" && arena.starts_at) {
       const left = this.clock.until(arena.starts_at);
-      text = interpolate(gettext("Starts in %(time)s"), { time: formatDuration(Math.max(0, Math.ceil(left / 1000))) });
-      if (left < -LATE_MS && this.joined && !this.board) this.startedLate();
+      text = interpolate(gettext("Starts in %(time)s"), { time: formatDuration(Math.ceil(left / 1000)) });
     } else if (arena.state === "live" && arena.ends_at) {
       const left = this.clock.until(arena.ends_at);
       text = interpolate(gettext("Ends in %(time)s"), { time: formatDuration(Math.max(0, Math.ceil(left / 1000))) });
@@ -306,11 +321,16 @@ class ArenaPage {
     if (this.el.clock.textContent !== text) this.el.clock.textContent = text;
   }
 
-  /** The start has passed on the server's clock and no game came yet: ask for it. */
-  startedLate() {
+  /** The server's clock reached the start: the arena runs. A participant's first game comes on the
+   * socket (`next`); if it has not come a moment later, the page asks for it. */
+  started() {
     this.arena = { ...this.arena, state: "live" };
     this.render();
-    this.resume();
+    if (!this.joined) return;
+    clearTimeout(this.nextTimer);
+    this.nextTimer = setTimeout(() => {
+      if (!this.board) this.resume();
+    }, LATE_MS);
   }
 }
 
