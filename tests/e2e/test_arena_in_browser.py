@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -23,10 +24,10 @@ from .player import (
     server_shell,
     visitor_page,
 )
+from .test_languages_in_browser import serious_violations
 
 pytestmark = pytest.mark.e2e
 
-TOP_PILES = f'[data-testid="top-boards"] {PILE}'
 SOLUTION = "from games.models import Game; import json; print(json.dumps(Game.objects.get(pk={game}).deal.solution))"
 # A POST to the API from the page, with its CSRF token, as the page's own scripts send it: status and body.
 API_POST = """async ([url, body]) => {
@@ -223,3 +224,27 @@ def test_a_persian_phone_joins_and_the_whole_board_fits_the_screen(browser: Brow
         for stat in ("timer", "score", "undo"):
             assert inside_the_screen(phone, phone.get_by_test_id(stat)), stat
         assert code
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
+def test_the_arena_pages_and_tv_have_no_serious_accessibility_violations(
+    browser: Browser, site_url: str, locale: str
+) -> None:
+    with player_page(browser, site_url, locale=locale) as page:
+        found: dict[str, Any] = {}
+
+        def audit(where: str) -> None:
+            page.wait_for_load_state("networkidle")
+            found[where] = serious_violations(page)
+
+        code = open_arena(page)
+        join(page)
+        audit("arena")
+        page.goto(f"/arenas/{code}/results")
+        audit("results")
+        page.goto("/arenas")
+        expect(page.get_by_test_id("arenas-live").get_by_test_id("arena").first).to_be_visible()
+        audit("arenas")
+        page.goto("/tv")
+        audit("tv")
+        assert {where: violations for where, violations in found.items() if violations} == {}

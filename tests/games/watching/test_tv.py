@@ -4,7 +4,9 @@ a win; an arena's leader first — never one the viewer could not watch."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
@@ -94,3 +96,18 @@ def test_the_tv_page_is_served_to_anyone():
 
     assert response.status_code == 200
     assert b'data-testid="tv-board"' in response.content
+
+
+@pytest.mark.django_db
+def test_choosing_the_featured_game_costs_the_same_queries_however_many_games_are_live(client, player, start):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            tv(client)
+        return len(done)
+
+    start(Player.objects.create(nickname="Hedy"), moves=1)
+    few = queries()
+    for number in range(20):
+        start(Player.objects.create(nickname=f"Player{number}"), moves=2)
+
+    assert queries() == few
