@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -13,7 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
-from accounts.selectors import player_from_session
+from accounts.errors import PlayerNotFound
+from accounts.selectors import player_by_nickname, player_from_session
 from accounts.services import player_for_session
 
 from . import selectors, services
@@ -25,11 +27,13 @@ from .serializers import (
     ArenaNextSerializer,
     ArenaResultsSerializer,
     ArenaSerializer,
+    PlayerArenaSerializer,
     arena_detail_payload,
     arena_join_payload,
     arena_list_payload,
     arena_payload,
     arena_results_payload,
+    player_arenas_payload,
 )
 from .throttles import ArenaCreateRateThrottle
 
@@ -133,3 +137,18 @@ class ArenaResultsApi(APIView):
         now = timezone.now()
         arena = selectors.arena_get(code=code)
         return Response(arena_results_payload(arena, selectors.arena_results(arena=arena), now=now))
+
+
+class PlayerArenasApi(APIView):
+    @extend_schema(
+        operation_id="players_arenas",
+        responses={200: PlayerArenaSerializer(many=True), **_refusals(404)},
+        description="The arenas a player took part in, newest first (at most 100), each with their rank, points, "
+        "games and wins.",
+    )
+    def get(self, request: Request, nickname: str) -> Response:
+        player = player_by_nickname(nickname=nickname)
+        if player is None:
+            raise PlayerNotFound(_("there is no player %(nickname)r") % {"nickname": nickname})
+        now = timezone.now()
+        return Response(player_arenas_payload(selectors.player_arenas(player=player), now=now))

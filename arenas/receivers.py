@@ -1,5 +1,6 @@
 """Arenas follow the games: an arena game's finish is counted in the finish's own transaction, and a
-review or transfer that changes a game's standing has its participant counted again."""
+review or transfer that changes a game's standing has its participant counted again. A guest who logs
+in hands its seats to the account, as its games are."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from accounts.models import Player
+from accounts.signals import guest_merging
 from games.models import Game, GameEvent
 from games.signals import game_event_appended, game_standing_changed
 
@@ -22,3 +25,9 @@ def count_finished_game(sender: type[Game], *, game: Game, event: GameEvent, **k
 @receiver(game_standing_changed, dispatch_uid="arenas.standing_changed")
 def recount_games(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -> None:
     services.arena_games_restanded(game_ids=game_ids)
+
+
+@receiver(guest_merging, dispatch_uid="arenas.guest_merging")
+def guest_seats_transfer(sender: Any, *, guest: Player, account: Player, **kwargs: Any) -> int:
+    services.seats_transfer(source=guest, target=account)
+    return 0  # the answer counts games moved, and seats are not games

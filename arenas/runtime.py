@@ -79,6 +79,7 @@ class ArenaRoom:
         self.ended = arena.ended_at is not None
         self.lock = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None
+        self.handing: set[asyncio.Task[None]] = set()
 
     def now(self) -> datetime.datetime:
         return timezone.now()
@@ -112,15 +113,18 @@ class ArenaRoom:
 
     async def stop(self) -> None:
         task, self.task = self.task, None
-        if task is not None:
-            await stop_task(task)
+        for running in [*self.handing, *([task] if task is not None else [])]:
+            await stop_task(running)
 
     async def hear(self, message: Message) -> None:
         if message.kind == "finished" and message.data:
             self.dirty = True
             player_id = message.data.get("player")
             if isinstance(player_id, int) and any(socket.player_id == player_id for socket in self.sockets):
-                asyncio.get_running_loop().create_task(self._send_next(player_id))
+                handing = asyncio.get_running_loop().create_task(self._send_next(player_id))
+                # The loop keeps only a weak reference to a task: the room holds it until it is done.
+                self.handing.add(handing)
+                handing.add_done_callback(self.handing.discard)
         elif message.kind == "ended":
             self.dirty = True
             await self._end()

@@ -3,6 +3,7 @@ games.services like any other game, and an arena game's finish is counted by are
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import secrets
@@ -20,7 +21,9 @@ from games import engine
 from games import services as game_services
 from games.engine.deals import CODE_ALPHABET, seed_commitment
 from games.engine.scoring import WIN_BONUS
+from games.errors import SolverBusy
 from games.models import Deal, Game, GameEvent
+from games.solver_pool import solver_run
 from realtime.bus import Message, publish
 
 from . import deals
@@ -34,6 +37,8 @@ logger = logging.getLogger(__name__)
 ARENA_CODE_ALPHABET = CODE_ALPHABET
 ARENA_CODE_LENGTH = 6
 _CODE_ATTEMPTS = 10
+# How long the solver pool may take to certify a deal (2,000,000 positions take a few seconds).
+CERTIFY_SECONDS = 60.0
 # Review states of a game that count in its arena: never held, or cleared by staff.
 COUNTED_REVIEWS = ("", Game.Review.CLEARED)
 
@@ -68,17 +73,19 @@ def arena_create(
 ) -> Arena:
     """A new arena of `minutes` (1 to 120) starting `starts_in` seconds from now (0 to a week), with a
     fresh seed whose commitment is shown from now on."""
+    length_words = {"low": local_number(MIN_MINUTES), "high": local_number(MAX_MINUTES)}
     length = _whole(
         minutes,
         low=MIN_MINUTES,
         high=MAX_MINUTES,
-        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % {"low": local_number(MIN_MINUTES), "high": local_number(MAX_MINUTES)},
+        message=gettext("an arena lasts from %(low)s to %(high)s minutes") % length_words,
     )
     delay = _whole(
         starts_in,
         low=0,
         high=MAX_STARTS_IN,
-        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds") % {"high": local_number(MAX_STARTS_IN)},
+        message=gettext("an arena starts within a week: starts_in is 0 to %(high)s seconds")
+        % {"high": local_number(MAX_STARTS_IN)},
     )
     starts_at = now + datetime.timedelta(seconds=delay)
     return _arena_create(created_by=created_by, kind=kind, minutes=length, starts_at=starts_at, now=now)
@@ -118,8 +125,12 @@ def arena_deal(*, arena: Arena, k: int) -> Deal:
     stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
     if stored is not None:
         return stored.deal
-    # The solver runs outside any transaction and lock; two derivations of one deal give the same deal.
-    derived = deals.certified_arena_deal(arena.seed, k)
+    # The solver runs outside any transaction and lock, in the solver pool so that a web process's
+    # event loop does not wait on it; two derivations of one deal give the same deal.
+    try:
+        derived = solver_run(deals.certified_arena_deal, arena.seed, k, time_limit=CERTIFY_SECONDS)
+    except SolverBusy:  # the pool is full or restarting: derive it here, as the daily deal's first start does
+        derived = deals.certified_arena_deal(arena.seed, k)
     with transaction.atomic():
         deal, _ = Deal.objects.get_or_create(code=derived.code, defaults={"cards": list(derived.cards)})
         if deal.lines_secret_until is None or deal.lines_secret_until < arena.ends_at:
@@ -171,7 +182,8 @@ def arena_join(*, code: str, player: Player, now: datetime.datetime) -> Particip
         except IntegrityError:  # the same player joining from two tabs at once
             participant = Participant.objects.get(arena=arena, player=player)
     if participant.game_id is None and arena.state(now) == Arena.State.LIVE:
-        _next_game(arena=arena, participant=participant, now=now)
+        with contextlib.suppress(GameInPlay):  # the arena socket handed deal 1 out meanwhile
+            _next_game(arena=arena, participant=participant, now=now)
         participant.refresh_from_db()
     return participant
 
@@ -293,6 +305,17 @@ def arena_games_restanded(*, game_ids: list[int]) -> None:
     for participant_id, code in {(row.participant_id, row.participant.arena.code) for row in rows}:
         participant_recount(participant_id=participant_id)
         _announce(code, "changed")
+
+
+def seats_transfer(*, source: Player, target: Player) -> int:
+    """Hand a guest's arena seats to the account it logs in to (its games move with games_transfer), so
+    that the account goes on playing where the guest was; a seat in an arena where the account has one
+    of its own stays the guest's. Return how many seats moved."""
+    taken = Participant.objects.filter(player=target).values_list("arena_id", flat=True)
+    moved = Participant.objects.filter(player=source).exclude(arena_id__in=list(taken)).update(player=target)
+    if moved:
+        logger.info("player %s: %s arena seats handed to player %s", source.pk, moved, target.pk)
+    return moved
 
 
 def arena_end(*, code: str, now: datetime.datetime) -> bool:

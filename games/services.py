@@ -546,6 +546,8 @@ def game_hint(
         game_close_if_day_over(game_id=game_id, now=now)
         raise _day_over(game)
     if not game.ranked and selectors.winning_lines_withheld(game=game, today=now.date()):
+        if game.deal.lines_secret_until is not None:  # an arena's deal, which its participants reach one by one
+            raise LinesWithheld(gettext("no hints on an arena's deal before the arena ends"))
         # A practice game of a day not over would hand its winning line to a fresh ranked attempt.
         raise LinesWithheld(gettext("no hints on a practice game of a daily deal before its day is over (UTC)"))
     if game.mode == Game.Mode.RACE:

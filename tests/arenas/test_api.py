@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from arenas.models import Arena
+from tests.accounts.conftest import PASSWORD, signed_up
 
 from .conftest import current_game, lose
 
@@ -128,3 +129,44 @@ def test_hints_are_refused_in_an_arena_game(client: Client, live_arena: Arena) -
     assert game["hints_open"] is False
     answer = client.post(f"/api/games/{game['id']}/hint", {"accept_unranked": True}, content_type="application/json")
     assert answer.status_code == 400
+
+
+def test_a_players_arenas_list_their_place(client: Client, player: Player, live_arena: Arena) -> None:
+    client.post(f"/api/arenas/{live_arena.code}/join")
+    lose(current_game(live_arena, player), at=timezone.now(), moves=2)
+    [seat] = Client().get("/api/players/Ada/arenas").json()
+    assert (seat["code"], seat["rank"], seat["points"], seat["games"], seat["wins"]) == (live_arena.code, 1, 20, 1, 0)
+    assert Client().get("/api/players/Nobody/arenas").status_code == 404
+
+
+def test_the_results_list_every_game_with_its_replay(client: Client, player: Player, live_arena: Arena) -> None:
+    client.post(f"/api/arenas/{live_arena.code}/join")
+    first = lose(current_game(live_arena, player), at=timezone.now(), moves=2)
+    client.post(f"/api/arenas/{live_arena.code}/next")
+    [result] = Client().get(f"/api/arenas/{live_arena.code}/results").json()["results"]
+    assert result["nickname"] == "Ada"
+    assert [(game["k"], game["points"], game["status"]) for game in result["arena_games"]] == [
+        (1, 20, "finished"),
+        (2, None, "playing"),
+    ]
+    assert result["arena_games"][0]["replay"] == f"/games/{first.pk}/replay"
+
+
+def test_creating_arenas_is_throttled_per_player(client: Client, settings: Any) -> None:
+    settings.ARENAS_PER_HOUR = 2
+    assert [create(client, minutes=5).status_code for _ in range(3)] == [201, 201, 429]
+    assert Arena.objects.count() == 2
+
+
+def test_a_guest_who_logs_in_goes_on_in_the_arena_as_the_account(live_arena: Arena, settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    signed_up("Grace")
+    guest = Client()
+    game = guest.post(f"/api/arenas/{live_arena.code}/join").json()["game"]
+    answer = guest.post(
+        "/api/accounts/login", {"nickname": "Grace", "password": PASSWORD}, content_type="application/json"
+    )
+    assert answer.status_code == 200
+    body = guest.get(f"/api/arenas/{live_arena.code}").json()
+    assert body["me"]["nickname"] == "Grace" and body["players"] == 1 and body["me"]["game"] == game["id"]
+    assert guest.post(f"/api/arenas/{live_arena.code}/next").json()["code"] == "game_in_play"

@@ -178,7 +178,7 @@ def test_an_arena_deal_gives_no_hint_in_a_practice_game_before_the_end(player: P
     code = current_game(live_arena, player).deal.shared_code
     practice, _ = game_services.game_start(player=player, mode=Game.Mode.CODE, code=code, now=timezone.now())
     assert practice.deal_id == current_game(live_arena, player).deal_id
-    with pytest.raises(game_services.LinesWithheld):
+    with pytest.raises(game_services.LinesWithheld, match="arena"):
         game_services.game_hint(game_id=practice.pk, player=player, accept_unranked=True, now=timezone.now())
 
 
@@ -190,3 +190,14 @@ def test_a_players_arenas_and_the_results_list_every_game(player: Player, live_a
     assert (seat["arena"].code, seat["rank"], seat["participant"].points) == (live_arena.code, 1, 10)
     [result] = selectors.arena_results(arena=live_arena)
     assert [(game.k, game.points) for game in result["arena_games"]] == [(1, 10), (2, None)]
+
+
+def test_a_result_the_assessment_holds_at_the_finish_counts_nothing(
+    player: Player, live_arena: Arena, settings: object
+) -> None:
+    settings.FAIR_PLAY_REVIEW_RISK = 50  # type: ignore[attr-defined]
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    # A whole winning line posted a second after the deal came: timing no person has.
+    game = win(current_game(live_arena, player), at=soon())
+    assert game.review == Game.Review.PENDING
+    assert (row(live_arena, player)["points"], row(live_arena, player)["games"]) == (0, 0)

@@ -146,3 +146,14 @@ async def test_a_participant_may_ask_for_the_next_game_on_the_socket(player: Pla
     await socket.send_json_to({"t": "shuffle", "n": 2})
     assert (await until(socket, "reject"))["code"] == "bad_message"
     await socket.disconnect()
+
+
+async def test_at_the_start_a_participant_gets_the_first_game(player: Player) -> None:
+    arena = await sync_to_async(services.arena_create)(created_by=player, minutes=5, starts_in=1, now=timezone.now())
+    joined = await join(code=arena.code, player=player, now=timezone.now())
+    assert joined.game_id is None
+    socket = await arena_socket(arena.code, player)
+    assert (await until(socket, "arena"))["arena"]["state"] == "upcoming"
+    first = await until(socket, "next", timeout=10)
+    assert first["game"]["status"] == "playing" and len(first["game"]["deal"]) == 52
+    await socket.disconnect()
