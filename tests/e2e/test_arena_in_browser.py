@@ -169,7 +169,9 @@ def end_game_here(page: Page) -> None:
     page.get_by_test_id("ask-yes").click()
 
 
-def test_a_participant_waits_for_the_countdown_and_the_first_deal_comes_at_the_start(page: Page) -> None:
+def test_a_participant_waits_for_the_countdown_gets_the_first_deal_at_the_start_and_resumes_after_a_reload(
+    page: Page,
+) -> None:
     page.goto("/arenas")
     status, arena = page.evaluate(API_POST, ["/api/arenas", {"minutes": 1, "starts_in": 6}])
     assert status == 201
@@ -184,6 +186,14 @@ def test_a_participant_waits_for_the_countdown_and_the_first_deal_comes_at_the_s
     expect(page.locator(MY_PILES)).to_have_count(52, timeout=20_000)
     expect(page.get_by_test_id("arena-state")).to_have_text("Live")
     expect(page.get_by_test_id("arena-clock")).to_contain_text("Ends in")
+
+    # Leave and come back: the same game, as it was left.
+    game = current_game(page)
+    play(page, line_start(page), MY_PILES)
+    page.reload()
+    expect(page.locator(MY_PILES)).to_have_count(51)
+    assert current_game(page) == game
+    expect(page.get_by_test_id("arena-join")).to_be_hidden()
 
 
 def test_the_results_replay_every_game_once_the_arena_is_over(page: Page, site_database_url: str) -> None:

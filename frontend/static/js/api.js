@@ -205,6 +205,11 @@ export function createArena(minutes, startsIn) {
   return request("POST", "/api/arenas", { minutes, starts_in: startsIn });
 }
 
+/** GET /api/arenas/<code>: the arena with its `standings` (best first), `me` and `players`. */
+export function getArena(code) {
+  return request("GET", `/api/arenas/${encodeURIComponent(code)}`);
+}
+
 /** POST /api/arenas/<code>/join: the arena, and while it is live this player's current `game`. */
 export function joinArena(code) {
   return request("POST", `/api/arenas/${encodeURIComponent(code)}/join`, {});

@@ -4,7 +4,7 @@
 // page's board (play.js) on the game's own socket. The next game comes the moment one ends: the
 // socket's `next`, or POST /next if it is slow. main() runs the page; nothing runs on import.
 
-import { joinArena, nextArenaGame } from "../api.js";
+import { getArena, joinArena, nextArenaGame } from "../api.js";
 import { formatDuration } from "../clock.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { LiveBoard } from "../live_board.js";
@@ -18,6 +18,7 @@ const TICK_MS = 250;
 const NEXT_WAIT_MS = 1500; // a game ended: the socket's `next` is due; after this long, POST /next
 const LATE_MS = 1500; // the start passed this long ago on the server's clock and no game came: ask for it
 const TOP_BOARDS = 3;
+const TOP_AGAIN_MS = 2000; // a top board's game ended: read who plays what this long after
 
 class ArenaPage {
   constructor(page) {
@@ -59,6 +60,7 @@ class ArenaPage {
     this.board = null; // the participant's current game
     this.nextTimer = 0;
     this.queued = null; // a next game heard while the board's finish was on its way
+    this.topTimer = 0;
     this.asking = false; // a join or next request is on its way
   }
 
@@ -266,8 +268,10 @@ class ArenaPage {
           onGame: () => {
             slot.note.textContent = "";
           },
+          onEnd: () => this.readTopSoon(),
           onRefused: (refusal) => {
             slot.note.textContent = refusal.error;
+            this.readTopSoon();
           },
         },
       );
@@ -285,6 +289,20 @@ class ArenaPage {
         slot.board.watch(row.game);
       }
     });
+  }
+
+  /** A top board's game ended: its player's next game is named by the next standings, or by a read. */
+  readTopSoon() {
+    if (this.topTimer || this.arena?.state !== "live") return;
+    this.topTimer = setTimeout(async () => {
+      this.topTimer = 0;
+      try {
+        const arena = await getArena(this.code);
+        if (arena.state === "live") this.showTop(arena.standings.slice(0, TOP_BOARDS));
+      } catch {
+        /* the socket's next standings will say */
+      }
+    }, TOP_AGAIN_MS);
   }
 
   render() {
