@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import staff, views
+from . import arenas, staff, tv, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,11 @@ urlpatterns = [
     path("race/<str:code>", views.race, name="race"),
     path("live", views.live, name="live"),
     path("watch/<int:game_id>", views.watch, name="watch"),
+    path("tv", tv.tv, name="tv"),
+    path("arenas", arenas.arenas, name="arenas"),
+    path("arenas/<str:code>", arenas.arena, name="arena"),
+    path("arenas/<str:code>/results", arenas.arena_results, name="arena-results"),
+    path("api/tv", tv.TvApi.as_view(), name="api-tv"),
     path("staff/review/", staff.review_queue, name="staff-review-queue"),
     path("staff/review/<int:game_id>/", staff.review_game, name="staff-review-game"),
 ]

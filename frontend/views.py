@@ -121,6 +121,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def profile(request: HttpRequest, nickname: str) -> HttpResponse:
     """A player's profile; the page draws its statistics from GET /api/players/<nickname>."""
     from accounts.selectors import player_by_nickname, player_from_session
+    from arenas.selectors import player_arenas
     from games.races.selectors import player_race_stats
 
     player = player_by_nickname(nickname=nickname)
@@ -130,6 +131,7 @@ def profile(request: HttpRequest, nickname: str) -> HttpResponse:
     context = {
         "player": player,
         "races": player_race_stats(player=player),
+        "arenas": player_arenas(player=player),
         # The page offers each finished game as a ghost by the rule of races.selectors.ghost_open: all of
         # the viewer's own, and anyone else's but a daily one whose (UTC) day is not over.
         "mine": viewer is not None and viewer.pk == player.pk,

@@ -29,14 +29,16 @@ def visitor_page(browser: Browser, site_url: str, *, language: str, size: str) -
 
 
 def server_shell(database_url: str, code: str) -> str:
-    """Run `code` in `manage.py shell` on the e2e server's database, with its settings; return what it
-    printed last."""
+    """Run `code` in `manage.py shell` on the e2e server's database and channel layer, with its settings;
+    return what it printed last."""
     env = {
         **os.environ,
         **LIFTED_ALLOWANCES,
         "DEBUG": "1",
         "DATABASE_URL": database_url,
         "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+        # The e2e server's channel layer (conftest.site_url), so that what the code announces reaches its sockets.
+        "CHANNELS_PREFIX": f"e2e-{os.getpid()}",
     }
     done = subprocess.run(
         [ROOT / ".venv" / "bin" / "python", "manage.py", "shell", "-c", code],
@@ -88,16 +90,16 @@ def start_code_game(page: Page, code: str) -> int:
     return game
 
 
-def play(page: Page, move: list[int] | tuple[int, int]) -> None:
-    """Click pile `from`; if it has two places to go (both lit as targets), click pile `to`."""
+def play(page: Page, move: list[int] | tuple[int, int], piles: str = PILE) -> None:
+    """Click pile `from` of `piles`; if it has two places to go (both lit as targets), click pile `to`."""
     source, target = move
-    count = page.locator(PILE).count()
+    count = page.locator(piles).count()
     page.wait_for_function(CARDS_HAVE_LANDED)
-    pile(page, source).click()
-    if page.locator(f"{PILE}.target").count() == 2:
-        expect(pile(page, target)).to_have_class(re.compile(r"\btarget\b"))
-        pile(page, target).click()
-    expect(page.locator(PILE)).to_have_count(count - 1)
+    pile(page, source, piles).click()
+    if page.locator(f"{piles}.target").count() == 2:
+        expect(pile(page, target, piles)).to_have_class(re.compile(r"\btarget\b"))
+        pile(page, target, piles).click()
+    expect(page.locator(piles)).to_have_count(count - 1)
 
 
 def play_any_move(page: Page, piles: str = PILE) -> None:

@@ -187,3 +187,35 @@ export function getWatchSetting() {
 export function setWatchSetting(watchable) {
   return request("PUT", "/api/me/watching", { watchable: Boolean(watchable) });
 }
+
+/** GET /api/tv: {game, server_now}: the featured live game (an entry of the live list), or null. */
+export function getTv() {
+  return request("GET", "/api/tv");
+}
+
+// ---------------------------------------------------------------- arenas
+
+/** GET /api/arenas: {upcoming, live, finished}, each a list of arenas with their `players`. */
+export function getArenas() {
+  return request("GET", "/api/arenas");
+}
+
+/** POST /api/arenas: a new arena of `minutes` (1 to 120) starting in `startsIn` seconds. */
+export function createArena(minutes, startsIn) {
+  return request("POST", "/api/arenas", { minutes, starts_in: startsIn });
+}
+
+/** GET /api/arenas/<code>: the arena with its `standings` (best first), `me` and `players`. */
+export function getArena(code) {
+  return request("GET", `/api/arenas/${encodeURIComponent(code)}`);
+}
+
+/** POST /api/arenas/<code>/join: the arena, and while it is live this player's current `game`. */
+export function joinArena(code) {
+  return request("POST", `/api/arenas/${encodeURIComponent(code)}/join`, {});
+}
+
+/** POST /api/arenas/<code>/next: this player's next game, once the current one is finished. */
+export function nextArenaGame(code) {
+  return request("POST", `/api/arenas/${encodeURIComponent(code)}/next`, {});
+}

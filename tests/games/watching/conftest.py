@@ -5,7 +5,9 @@ stops the process's bus (and with it the watching machinery) before the loop clo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+import datetime
+import time
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import pytest
@@ -15,8 +17,10 @@ from django.utils import timezone
 from accounts.models import Player
 from games import services
 from games.errors import SolverBusy
+from games.events import group_name
 from games.models import Game
 from games.watching import badge, runtime
+from games.watching.selectors import WATCHER
 from realtime import presence
 
 
@@ -78,3 +82,32 @@ def busy_solver(monkeypatch: pytest.MonkeyPatch) -> None:
 def crowds_allowed(settings: Any) -> None:
     """These tests open hundreds of watchers from one test client: lift the per-address socket cap."""
     settings.SOCKETS_PER_ADDRESS = 10_000
+
+
+@pytest.fixture
+def start(winning_game) -> Callable[..., Game]:
+    """Start `player`'s game on the winning deal, `moves` moves into its winning line."""
+
+    def start_game(player: Player, *, moves: int = 0, at: datetime.datetime | None = None) -> Game:
+        now = at or timezone.now()
+        game, _ = services.game_start(player=player, mode="code", code=winning_game["deal_code"], now=now)
+        for move in winning_game["moves"][:moves]:
+            game = services.game_move(game_id=game.pk, player=player, move=move, now=now)
+        return game
+
+    return start_game
+
+
+@pytest.fixture
+def watchers_of() -> Iterator[Callable[[dict[int, int]], None]]:
+    """Set how many watch each game, as another server process would count them."""
+    written: list[tuple[str, str]] = []
+
+    def write(counts: dict[int, int]) -> None:
+        for game, count in counts.items():
+            key = (group_name(game), WATCHER)
+            written.append(key)
+            presence.store().write({key: {f"another.{n}": time.time() + 60 for n in range(count)}})
+
+    yield write
+    presence.store().write({key: {f"another.{n}": 0.0 for n in range(100)} for key in written})

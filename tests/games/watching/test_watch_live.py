@@ -4,8 +4,6 @@ interesting first, updated at most once a tick; and a player's "let others watch
 from __future__ import annotations
 
 import datetime
-import time
-from collections.abc import Callable, Iterator
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -14,40 +12,9 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games import services
-from games.events import group_name
-from games.models import Game
-from games.watching.selectors import WATCHER
-from realtime import presence
 
 from ..sockets import refusal
 from .sockets import HEAR_S, heard, live_socket, watch_socket
-
-
-@pytest.fixture
-def start(winning_game) -> Callable[..., Game]:
-    def start_game(player: Player, *, moves: int = 0, at: datetime.datetime | None = None) -> Game:
-        now = at or timezone.now()
-        game, _ = services.game_start(player=player, mode="code", code=winning_game["deal_code"], now=now)
-        for move in winning_game["moves"][:moves]:
-            game = services.game_move(game_id=game.pk, player=player, move=move, now=now)
-        return game
-
-    return start_game
-
-
-@pytest.fixture
-def watchers_of() -> Iterator[Callable[[dict[int, int]], None]]:
-    """Set how many watch each game, as another server process would count them."""
-    written: list[tuple[str, str]] = []
-
-    def write(counts: dict[int, int]) -> None:
-        for game, count in counts.items():
-            key = (group_name(game), WATCHER)
-            written.append(key)
-            presence.store().write({key: {f"another.{n}": time.time() + 60 for n in range(count)}})
-
-    yield write
-    presence.store().write({key: {f"another.{n}": 0.0 for n in range(100)} for key in written})
 
 
 def live(client: Client) -> dict:

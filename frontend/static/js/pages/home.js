@@ -1,8 +1,10 @@
-// The home page: start the daily deal, a new deal, or a deal a friend shared by its code.
+// The home page: start the daily deal, a new deal, or a deal a friend shared by its code; below, the
+// featured live game (tv.js).
 // main() runs the page; nothing runs on import.
 
 import { gettext } from "../i18n.js";
 import { startGameAndGo } from "../nav.js";
+import { TvScreen } from "../tv.js";
 
 export function main() {
   const page = document.getElementById("home-page");
@@ -73,6 +75,8 @@ export function main() {
 
   // Arriving from a shared link (?code=…): the code is filled in, the Play button is one tap away.
   if (input.value) submit.focus({ preventScroll: true });
+
+  new TvScreen(document.querySelector('[data-testid="tv"]'), { size: "small" }).start();
 }
 
 main();

@@ -1,0 +1,94 @@
+"""The arenas' pages (frontend/arenas.py), the profile's arenas, and TV featuring an arena's leader."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import Player
+from arenas import services
+from arenas.leaders import live_leader_games
+from arenas.models import Arena
+
+from .conftest import current_game, lose, win
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_arenas_page_and_the_header_link_to_it() -> None:
+    answer = Client().get("/arenas")
+
+    assert answer.status_code == 200
+    assert b'data-testid="arena-form"' in answer.content
+    assert b'data-testid="nav-arenas"' in answer.content
+
+
+def test_an_arenas_page_names_its_socket(live_arena: Arena) -> None:
+    answer = Client().get(f"/arenas/{live_arena.code}")
+
+    assert answer.status_code == 200
+    assert f'data-ws-path="/ws/arenas/{live_arena.code}/"'.encode() in answer.content
+
+
+def test_a_code_typed_in_lower_case_leads_to_the_arenas_own_address(live_arena: Arena) -> None:
+    answer = Client().get(f"/arenas/{live_arena.code.lower()}")
+
+    assert answer.status_code == 302 and answer["Location"] == f"/arenas/{live_arena.code}"
+
+
+@pytest.mark.parametrize("path", ["/arenas/NOSUCH", "/arenas/NOSUCH/results"])
+def test_an_unknown_arena_has_no_page(path: str) -> None:
+    assert Client().get(path).status_code == 404
+
+
+def test_the_results_link_every_game_to_its_replay_once_the_arena_is_over(
+    client: Client, player: Player, live_arena: Arena
+) -> None:
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    first = win(current_game(live_arena, player), at=timezone.now())
+    second = services.arena_next(code=live_arena.code, player=player, now=timezone.now())
+    page = f"/arenas/{live_arena.code}/results"
+    assert f"/games/{first.pk}/replay".encode() not in client.get(page).content  # its deal still counts
+
+    now = timezone.now()  # the clock runs out: the arena's hour moved into the past
+    Arena.objects.filter(pk=live_arena.pk).update(
+        starts_at=now - datetime.timedelta(minutes=11), ends_at=now - datetime.timedelta(minutes=1)
+    )
+    services.arena_end(code=live_arena.code, now=now)
+    content = client.get(page).content
+
+    assert f"/games/{first.pk}/replay".encode() in content
+    assert f"/games/{second.pk}/replay".encode() in content
+    assert live_arena.seed.encode() in content
+
+
+def test_a_profile_lists_the_players_arenas_with_their_place(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    now = timezone.now()
+    for who in (player, other_player):
+        services.arena_join(code=live_arena.code, player=who, now=now)
+    win(current_game(live_arena, other_player), at=now)
+
+    content = Client().get(f"/players/{player.nickname}").content.decode()
+
+    row = content[content.index(f'data-code="{live_arena.code}"') :]
+    assert f"/arenas/{live_arena.code}/results" in row
+    assert '<td class="num">2</td>' in row  # second place
+
+
+def test_tv_features_the_leader_of_a_live_arena_before_the_most_watched_game(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    now = timezone.now()
+    for who in (player, other_player):
+        services.arena_join(code=live_arena.code, player=who, now=now)
+    lose(current_game(live_arena, other_player), at=now, moves=10)
+    leader_game = services.arena_next(code=live_arena.code, player=other_player, now=now)
+
+    assert live_leader_games(now=now) == [leader_game.pk]
+    shown = Client().get("/api/tv").json()["game"]
+    assert shown["id"] == leader_game.pk and shown["mode"] == "arena"
