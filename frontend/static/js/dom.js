@@ -59,3 +59,18 @@ export function showSpeed(button, speed) {
   button.textContent = shown;
   button.setAttribute("aria-label", interpolate(gettext("Speed %(shown)s"), { shown }));
 }
+
+// A live link's state in the page's connection line: `labels` adds to or overrides the common words,
+// and a state with no words hides the line.
+export function showConnection(el, state, labels = {}) {
+  const words = {
+    connecting: gettext("Connecting…"),
+    live: gettext("Live"),
+    offline: gettext("Reconnecting…"),
+    refused: gettext("Not connected"),
+    ...labels,
+  };
+  el.dataset.state = state;
+  el.textContent = words[state] ?? "";
+  el.hidden = !el.textContent;
+}

@@ -13,13 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from games import history
-
-
-def positive(text: str) -> int:
-    number = int(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return number
+from games.management.arguments import positive
 
 
 class Command(BaseCommand):

@@ -32,6 +32,7 @@ from accounts.models import Player
 from accounts.nicknames import nickname_key
 from games import engine, history, services
 from games.engine.deals import CODE_ALPHABET, CODE_LENGTH, format_deal_code
+from games.management.arguments import positive
 from games.models import Deal, Game, GameEvent
 from games.profiles import daily_streaks
 from leaderboards.models import DailyEntry, DailyRecord
@@ -252,13 +253,6 @@ def records_write(player_ids: list[int]) -> None:
             )
         )
     DailyRecord.objects.bulk_create(records, batch_size=BATCH)
-
-
-def positive(text: str) -> int:
-    number = int(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return number
 
 
 class Command(BaseCommand):

@@ -6,6 +6,7 @@
 
 import { getArena, joinArena, nextArenaGame } from "../api.js";
 import { formatDuration } from "../clock.js";
+import { showConnection } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { LiveBoard } from "../live_board.js";
 import { localDigits } from "../locale_format.js";
@@ -75,14 +76,7 @@ class ArenaPage {
   }
 
   setConnection(state) {
-    const labels = {
-      connecting: gettext("Connecting…"),
-      live: gettext("Live"),
-      offline: gettext("Offline: reconnecting…"),
-      refused: gettext("Not connected"),
-    };
-    this.el.connection.dataset.state = state;
-    this.el.connection.textContent = labels[state] ?? "";
+    showConnection(this.el.connection, state);
   }
 
   // ---------------------------------------------------------------- messages

@@ -7,6 +7,7 @@
 
 import { getLive } from "../api.js";
 import { formatDuration } from "../clock.js";
+import { showConnection } from "../dom.js";
 import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { WatchSetting } from "../watch_setting.js";
@@ -88,9 +89,7 @@ class LivePage {
   }
 
   showConnection(state) {
-    const labels = { connecting: gettext("Connecting…"), live: gettext("Live"), offline: gettext("Reconnecting…") };
-    this.el.connection.dataset.state = state;
-    this.el.connection.textContent = labels[state] ?? "";
+    showConnection(this.el.connection, state);
   }
 
   /** A race's games become one item; each solo game is one; ordered like the server orders them. */

@@ -7,7 +7,7 @@
 import { ApiError, joinRace } from "../api.js";
 import { ask } from "../ask.js";
 import { formatDuration } from "../clock.js";
-import { element } from "../dom.js";
+import { element, showConnection } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
@@ -178,14 +178,7 @@ class RacePage {
   }
 
   setConnection(state) {
-    const labels = {
-      connecting: gettext("Connecting…"),
-      live: gettext("Live"),
-      offline: gettext("Offline: reconnecting…"),
-      refused: gettext("Not connected"),
-    };
-    this.el.connection.dataset.state = state;
-    this.el.connection.textContent = labels[state] ?? "";
+    showConnection(this.el.connection, state);
   }
 
   // ---------------------------------------------------------------- messages

@@ -5,6 +5,7 @@
 import { getGame } from "../api.js";
 import { BoardView } from "../board/view.js";
 import { GameClock, formatDuration } from "../clock.js";
+import { showConnection } from "../dom.js";
 import { modeLabel } from "../game_modes.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
@@ -185,16 +186,7 @@ class WatchPage {
   }
 
   showConnection(status) {
-    const labels = {
-      connecting: gettext("Connecting…"),
-      live: gettext("Live"),
-      offline: gettext("Reconnecting…"),
-      ended: gettext("Game over"),
-      refused: "",
-    };
-    this.el.connection.dataset.state = status;
-    this.el.connection.textContent = labels[status] ?? "";
-    this.el.connection.hidden = !labels[status];
+    showConnection(this.el.connection, status, { ended: gettext("Game over"), refused: "" });
   }
 
   showResult(result) {
