@@ -352,7 +352,15 @@ SPECTACULAR_SETTINGS = {
     # 3.1: a nullable field is JSON Schema ("type": ["integer", "null"]), so responses validate against it.
     "OAS_VERSION": "3.1.0",
     # The mode a client may start is a subset of the modes a game can have (races start in their room).
-    "ENUM_NAME_OVERRIDES": {"GameModeEnum": "games.models.Game.Mode"},
+    # Choice sets that share a field name (kind, state, status) get names of their own.
+    "ENUM_NAME_OVERRIDES": {
+        "GameModeEnum": "games.models.Game.Mode",
+        "GameStatusEnum": "games.models.Game.Status",
+        "GameEventKindEnum": "games.models.GameEvent.Kind",
+        "RoomStateEnum": "games.races.models.Room.State",
+        "ArenaKindEnum": "arenas.models.Arena.Kind",
+        "ArenaStateEnum": "arenas.models.Arena.State",
+    },
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
