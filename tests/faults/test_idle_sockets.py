@@ -85,8 +85,9 @@ async def test_a_socket_that_stops_answering_pings_is_closed_and_one_that_answer
             ping_interval=None,  # it sends no pings of its own; it answers the server's (as browsers do)
             compression=None,
         )
-        reader, writer = await silent_socket(daphne, "/ws/live/")
+        # The server's ping timer starts with the connection, so the clock starts before the handshake.
         opened = time.monotonic()
+        reader, writer = await silent_socket(daphne, "/ws/live/")
         async with asyncio.timeout(CLOSED_WITHIN_S):
             opcodes = await frames_until_closed(reader)
         closed_after = time.monotonic() - opened
