@@ -12,10 +12,24 @@ import { enableDrag } from "./board/drag.js";
 import { BoardView } from "./board/view.js";
 import { GameClock, formatDuration } from "./clock.js";
 import { gettext, interpolate } from "./i18n.js";
+import { byTestIds } from "./dom.js";
 import { copyLine, sameLine } from "./line.js";
 import { GameLink } from "./link.js";
 import { localDigits } from "./locale_format.js";
 import { applyMove, legalMoves, replay, score, tapPile, targetsFrom } from "./rules.js";
+
+/** The racer's or participant's own board on a race or arena page, as PlayController takes it. */
+export function ownBoardElements(root) {
+  return byTestIds(root, {
+    felt: "my-board",
+    timer: "timer",
+    score: "score",
+    pilesCount: "piles-count",
+    undo: "undo",
+    endGame: "end-game",
+    status: "status",
+  });
+}
 
 const WIN_ACK_TIMEOUT_MS = 4000; // after a winning move, wait this long for the socket before POSTing
 

@@ -10,7 +10,7 @@ import { showConnection } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { LiveBoard } from "../live_board.js";
 import { localDigits } from "../locale_format.js";
-import { PlayController } from "../play.js";
+import { PlayController, ownBoardElements } from "../play.js";
 import { LiveSocket } from "../socket.js";
 import { ServerClock } from "./race/server_clock.js";
 import { StandingsTable } from "./arena/standings.js";
@@ -37,15 +37,7 @@ class ArenaPage {
       myGame: byTestId("my-arena-game"),
       myPoints: byTestId("my-points"),
       topBoards: byTestId("top-boards"),
-      board: {
-        felt: byTestId("my-board"),
-        timer: byTestId("timer"),
-        score: byTestId("score"),
-        pilesCount: byTestId("piles-count"),
-        undo: byTestId("undo"),
-        endGame: byTestId("end-game"),
-        status: byTestId("status"),
-      },
+      board: ownBoardElements(page),
     };
     this.clock = new ServerClock();
     this.link = new LiveSocket({

@@ -11,7 +11,7 @@ import { element, showConnection } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { localDigits } from "../locale_format.js";
 import { gamePageUrl } from "../nav.js";
-import { PlayController } from "../play.js";
+import { PlayController, ownBoardElements } from "../play.js";
 import { LiveSocket } from "../socket.js";
 import { ServerClock } from "./race/server_clock.js";
 import { RaceTrack } from "./race/track.js";
@@ -67,15 +67,7 @@ class RacePage {
       standingsTitle: byTestId("standings-title"),
       myPlace: byTestId("my-place"),
       standings: byTestId("standings"),
-      board: {
-        felt: byTestId("my-board"),
-        timer: byTestId("timer"),
-        score: byTestId("score"),
-        pilesCount: byTestId("piles-count"),
-        undo: byTestId("undo"),
-        endGame: byTestId("end-game"),
-        status: byTestId("status"),
-      },
+      board: ownBoardElements(page),
       timeLeft: byTestId("time-left"),
     };
     this.clock = new ServerClock();
