@@ -35,6 +35,17 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"CI runs against the real services: set {', '.join(missing)}")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make test` runs the suite on two pytest-xdist workers (`--dist loadgroup`): the browser tests
+    as one group, so that one worker drives the one Chromium and e2e server while the other runs the
+    rest, and every other module as a group of its own, so that a module's fixtures start once. The
+    browser tests, the longest group, go first."""
+    for item in items:
+        group = "e2e" if item.get_closest_marker("e2e") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
+
+
 def need_service(reason: str) -> None:
     """Fail under CI, skip elsewhere: a developer without Redis can still run the rest."""
     if UNDER_CI:

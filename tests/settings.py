@@ -6,10 +6,27 @@ import atexit
 import os
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DEBUG", "1")
 
-from accordion_site.settings import *  # noqa: F403
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """The suite runs on two pytest-xdist workers (`make test`); each clears its cache between tests
+    (tests/conftest.py), which empties its whole Redis database, so worker N takes database base+N of
+    the same server. The servers a worker starts inherit it through the environment."""
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(base + int(worker.removeprefix('gw'))) % 16}"))
+
+
+if worker := os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], worker)
+    # Channel names and presence keys carry the prefix; pub/sub is shared by every database of a server.
+    os.environ["CHANNELS_PREFIX"] = f"accordion-tests-{worker}"
+
+from accordion_site.settings import *  # noqa: E402, F403
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not Django's in-memory test database: there a connection that writes a table another one
