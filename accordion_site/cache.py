@@ -2,10 +2,10 @@
 
 Django keeps a cache object per thread and, under ASGI, per async context: every HTTP request and
 every socket builds a `RedisCache` of its own, and with it a connection pool and a fresh connection
-to Redis that nothing closes (`RedisCache.close()` does nothing; the garbage collector does, late).
-Measured on the watch socket, which reads the game's badge from the cache when it connects: 1,000
-watchers held 1,012 Redis connections, about 17 KiB of buffers each. redis-py's client is
-thread-safe, so one per process and location serves every thread and context.
+to Redis that nothing closes (`RedisCache.close()` does nothing; the garbage collector does, late),
+so every watch socket, which reads the game's badge from the cache when it connects, would hold a
+Redis connection and its buffers. redis-py's client is thread-safe, so one per process and location
+serves every thread and context.
 
 django-redis shares its pools the same way, but swapping the backend for it would change the
 cache's options and serialisation for what is this one property.

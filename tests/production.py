@@ -1,6 +1,6 @@
 """The site as production runs it, prepared once per test session: the multi-process tests (tests/faults,
-tests/races) start many clusters of Daphne processes on the same code, and each used to migrate a
-database and collect the static files anew (5 and 9 s on a slow machine). Registered in
+tests/races) start many clusters of Daphne processes on the same code, and migrating a database and
+collecting the static files for each would cost seconds per cluster. Registered in
 tests/conftest.py's `pytest_plugins`, so that every folder shares the one `production_site`, and the
 static files' tests (tests/site) the one `collected_static_root`."""
 

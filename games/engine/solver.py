@@ -15,7 +15,7 @@ Only the top cards decide what can happen next, so a search state is the row of 
 The answers are exact: "win" comes with a line that replays, "lost" means the whole reachable space
 was searched. Budgets (time, positions, a cancel Event) turn into "unknown".
 
-The story of how these choices were measured is in docs/solver.md; bench/solver.py measures them.
+docs/solver.md says why these choices; bench/solver.py measures them.
 """
 
 from __future__ import annotations

@@ -210,7 +210,7 @@ async def test_two_tabs_taking_turns_each_play_on_the_line_the_other_stored(code
 async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
     code_game, player, winning_game, redis_url
 ):
-    """redis-py 8's socket_timeout once killed consumers that heard nothing for ~5 s (docs/architecture.md)."""
+    """A consumer silent past redis-py 8's socket_timeout (~5 s) still hears events (docs/architecture.md)."""
     layers = {
         "default": {
             "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",

@@ -1,6 +1,6 @@
 """A NUL or another control character in a request's path, query string, headers or JSON body is a 400
 (a socket handshake: refused with 4400), and in the session cookie a fresh anonymous session: never a
-500, which PostgreSQL's refusal of NUL in text used to make of it."""
+500, which PostgreSQL's refusal of NUL in text would make of it."""
 
 from __future__ import annotations
 
