@@ -256,7 +256,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Password hashes (about 0.4 s of a core each) run on this many threads per process, with no database
+# Password hashes (slow on purpose) run on this many threads per process, with no database
 # connection held, this much lower in CPU priority than the sockets (accounts/passwords.py).
 PASSWORD_HASH_THREADS = env.int("PASSWORD_HASH_THREADS", default=1)
 PASSWORD_HASH_NICENESS = env.int("PASSWORD_HASH_NICENESS", default=10)

@@ -1,8 +1,8 @@
 """Password hashing on a few threads of its own, with no database connection held.
 
-A password hash costs a core about 0.4 s on purpose (PBKDF2, Django's default work factor). Done inside a
-login's transaction, each login held a pooled database connection for that long: a burst of wrong
-logins emptied the pool, and other players' moves waited for a connection or were told to try again.
+A password hash is slow on purpose (PBKDF2, Django's default work factor). Done inside a login's
+transaction, each login would hold a pooled database connection that long: a burst of wrong logins
+would empty the pool, and other players' moves would wait for a connection or be told to try again.
 Callers here have handed their connection back (`connection_released`) before they wait; the hashing
 runs on PASSWORD_HASH_THREADS threads per process at a lower CPU priority (PASSWORD_HASH_NICENESS), so
 a burst queues for its turn while sockets keep the CPU they need. The attempts allowed to reach the

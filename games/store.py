@@ -7,8 +7,8 @@ PostgreSQL that is one statement (the update as a data-modifying WITH, the inser
 which outside a transaction is its own; SQLite has no such WITH, so there it is two in a transaction.
 A change under the game's lock (a finish, a hint) is the same statement, whose condition then holds.
 
-Each statement is compiled once per thread and then only executed; through the ORM's query API the
-move cost about 1.1 ms of CPU, some 0.45 ms of it compiling the same queries again each time. On
+Each statement is compiled once per thread and then only executed: through the ORM's query API every
+move would compile the same queries again, a large share of the move's CPU. On
 PostgreSQL they are also prepared on each connection (`_cursor`): the server parses and plans each once
 per connection instead of once per move (docs/performance.md, "Prepared statements for the move").
 """

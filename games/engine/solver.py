@@ -46,7 +46,7 @@ DEFAULT_DEAD_TABLE_CAP = 1_000_000
 
 # Restart schedule: runs go through every (sweeper, second) pair of protected ranks in turn, each
 # examining at most _RUN_POSITIONS positions in the first round, _GROWTH times as many in each
-# later round. Measured in docs/solver.md.
+# later round. Why: docs/solver.md; `bench/solver.py --time-limit none` compares schedules by positions.
 _RUN_POSITIONS = 300
 _GROWTH = 2.0
 _SECOND_OFFSETS = (1, -1, 2, -2, 3)
