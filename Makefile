@@ -85,7 +85,7 @@ lint: $(VENV)/.installed-dev node_modules/axe-core/axe.min.js
 test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/axe-core/axe.min.js
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	node --test frontend/tests/
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 2 --dist loadgroup --durations=25
 
 # The README's screenshots (docs/screenshots/): the browser tests that take them, told to save them.
 # A plain `make test` never writes them.
