@@ -243,6 +243,7 @@ class RacePage {
     this.board = board;
     board.start({ game });
     this.say("");
+    this.renderControls();
   }
 
   stopBoard() {
@@ -321,6 +322,9 @@ class RacePage {
     this.renderRematch(finished ? mine : null, host);
     this.page.classList.toggle("is-watching", !mine);
     this.page.dataset.state = room.state;
+    // A racer still at their board: on a phone the page closes up around the row (site.css).
+    const playing = Boolean(mine) && room.state === "racing" && this.board !== null && !this.board.finished;
+    this.page.dataset.playing = String(playing);
   }
 
   /** In the lobby, who the start waits for: the racers present who are not ready yet. */
