@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import save_screenshot
 from .phone import PHONES, assert_whole_row_on_first_screen, layout, on_first_screen, overlap, phone_page
-from .player import LANGUAGES, MY_PILES, open_a_room, play_any_move, racer_card
+from .player import LANGUAGES, MY_PILES, SIZES, open_a_room, play_any_move, racer_card
 
 pytestmark = pytest.mark.e2e
 
+Phone = tuple[Page, str, tuple[int, int]]  # the page, its language, its size
 STRIP_HEIGHT = 60  # CSS px: a racer's line and its bar, so that the row keeps the screen
 
 # The other racers' cards as shown, with the rectangles of their name, piles, place and bar.
@@ -40,11 +42,12 @@ STRIP = """() => {
 @pytest.fixture(
     params=[(size, language) for size in PHONES for language in LANGUAGES], ids=lambda p: f"{p[0][0]}x{p[0][1]}-{p[1]}"
 )
-def phone(request: pytest.FixtureRequest, browser: Browser, site_url: str) -> Iterator[Page]:
-    """A touch phone of the given size, the browser speaking Persian or English."""
+def on_a_phone(request: pytest.FixtureRequest, browser: Browser, site_url: str) -> Iterator[Phone]:
+    """A touch phone of the given size, the browser speaking Persian or English: the page, its language
+    and its size."""
     size, language = request.param
     with phone_page(browser, site_url, size, language) as page:
-        yield page
+        yield page, language, size
 
 
 def strip(page: Page) -> list[dict[str, Any]]:
@@ -53,8 +56,9 @@ def strip(page: Page) -> list[dict[str, Any]]:
 
 
 def test_on_a_phone_the_whole_row_and_the_strip_of_the_other_racers_share_the_first_screen(
-    phone: Page, other_player_page: Page
+    on_a_phone: Phone, other_player_page: Page
 ) -> None:
+    phone, language, size = on_a_phone
     friend = other_player_page
     _, friend_id = open_a_room(phone, friend)
     friend.get_by_test_id("ready").click()
@@ -67,6 +71,8 @@ def test_on_a_phone_the_whole_row_and_the_strip_of_the_other_racers_share_the_fi
     assert len(measured["piles"]) == 52
     assert_whole_row_on_first_screen(measured)
     assert_strip_beside_the_row(phone, measured, str(friend_id))
+    if size == SIZES["phone"]:  # the README's phone
+        save_screenshot(phone, f"race-{language}-phone.png")
 
     # Opened, the strip shows the friend's miniature board, never over the row; closed, it is compact again.
     expand = racer_card(phone, friend_id).get_by_test_id("racer-expand")
