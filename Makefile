@@ -90,7 +90,8 @@ test: $(VENV)/.installed-dev check-system-deps lint translations node_modules/ax
 # The README's screenshots (docs/screenshots/): the browser tests that take them, told to save them.
 # A plain `make test` never writes them.
 screenshots: $(VENV)/.installed-dev check-system-deps translations node_modules/axe-core/axe.min.js
-	SCREENSHOTS=1 $(BIN)/pytest tests/e2e/test_languages_in_browser.py -k daily_deal_is_played
+	SCREENSHOTS=1 $(BIN)/pytest tests/e2e/test_languages_in_browser.py tests/e2e/test_phone_race_in_browser.py \
+		-k "daily_deal_is_played or 360x740"
 
 bench: $(VENV)/.installed-run
 	$(BIN)/python bench/engine.py

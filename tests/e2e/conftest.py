@@ -108,6 +108,13 @@ def site_url(site_database_url: str, tmp_path_factory: pytest.TempPathFactory) -
         yield daphne.origin
 
 
+def save_screenshot(page: Page, name: str, *, full_page: bool = False) -> None:
+    """Refresh docs/screenshots/<name> only when asked (SCREENSHOTS=1, `make screenshots`): a plain test run
+    leaves the tracked pictures alone."""
+    if os.environ.get("SCREENSHOTS") == "1":
+        page.screenshot(path=SCREENSHOTS / name, full_page=full_page)
+
+
 def screenshot_digests() -> dict[str, str]:
     return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in SCREENSHOTS.glob("*.png")}
 

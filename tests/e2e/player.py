@@ -156,3 +156,13 @@ def inside_the_screen(page: Page, locator: Locator) -> bool:
 def fits_the_width(page: Page) -> bool:
     """Whether the page needs no sideways scrolling."""
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def open_a_room(host: Page, friend: Page) -> tuple[int, int]:
+    """The host opens a room from the home page and the friend follows the invite link; their ids."""
+    host.goto("/")
+    host.get_by_test_id("race-a-friend").click()
+    host.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
+    friend.goto(host.get_by_test_id("invite-link").input_value())
+    expect(friend.get_by_test_id("racer")).to_have_count(2)
+    return me(host), me(friend)

@@ -53,6 +53,23 @@ def test_a_form_sent_to_a_page_that_takes_no_form_gets_the_sites_405_page_in_per
         assert inside_the_screen(page, page.get_by_test_id("error-home"))
 
 
+def test_a_form_sent_without_its_security_token_gets_the_sites_403_page_in_persian(
+    browser: Browser, site_url: str
+) -> None:
+    with visitor_page(browser, site_url, language="fa", size="phone") as page:
+        page.goto("/")
+        page.evaluate(
+            """() => {
+                const form = Object.assign(document.createElement("form"), {method: "post", action: "/race"});
+                document.body.append(form);
+                form.submit();
+            }"""
+        )
+        expect(page.locator("h1")).to_have_text("دسترسی ندارید")
+        assert "CSRF" not in page.content()
+        assert inside_the_screen(page, page.get_by_test_id("error-home"))
+
+
 def test_typing_race_in_the_address_bar_offers_a_race_room_that_opens(browser: Browser, site_url: str) -> None:
     with visitor_page(browser, site_url, language="en", size="phone") as page:
         response = page.goto("/race")

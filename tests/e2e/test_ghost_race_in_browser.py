@@ -1,7 +1,7 @@
 """A finished game raced as a ghost from where it is shown: its after-game panel, its replay and its
 player's profile offer "Race this game as a ghost", which opens a race room with the game's player as a
 ghost racer moving at the game's own pace; someone else's daily before its day is over is offered to
-nobody but its player."""
+nobody but its player; a ghost race whose racer closed the tab ends and leaves the live list."""
 
 from __future__ import annotations
 
@@ -83,3 +83,20 @@ def test_someone_elses_daily_is_no_ghost_before_its_day_is_over(page: Page, othe
     reader.goto(f"/games/{daily}/replay")
     expect(reader.get_by_test_id("replay-error")).to_be_visible()
     expect(reader.get_by_test_id("race-ghost")).to_have_count(0)
+
+
+def test_a_ghost_race_whose_racer_closed_the_tab_leaves_the_live_list(page: Page, other_player_page: Page) -> None:
+    racer, watcher = page, other_player_page
+    finish_a_game(racer, "new-game", moves=2)
+    racer.get_by_test_id("result").get_by_test_id("race-ghost").click()  # their own game, as a ghost
+    racer.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
+    code = racer.url.rsplit("/", 1)[1]
+    expect(racer.get_by_test_id("racer")).to_have_count(2)
+    racer.get_by_test_id("start").click()
+    expect(racer.locator(MY_PILES)).to_have_count(52, timeout=15_000)
+    watcher.goto("/live")
+    race = watcher.locator(f'[data-testid="live-race"][data-race="{code}"]')
+    expect(race).to_be_visible()
+
+    racer.close()  # nobody races it any more: it ends as it stands (after RACE_AWAY_SECONDS, 30 s)
+    expect(race).to_have_count(0, timeout=60_000)

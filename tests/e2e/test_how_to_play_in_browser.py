@@ -1,5 +1,6 @@
-"""How to play, as a reader sees it: the pictures are the board's own cards, drawn, named and fitting a
-phone's width, in Persian and English."""
+"""How to play, as a reader sees it: the rules, a worked example, seven tips whose pictures are the board's
+own cards, drawn, named and fitting a phone's width, the share of deals the solver wins and the game's
+history, in Persian and English."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def test_every_tip_has_its_picture_drawn_with_the_sites_cards_within_the_screens
     with visitor_page(browser, site_url, language=language, size=size) as page:
         page.goto("/how-to-play")
         tips = page.get_by_test_id("tip")
-        assert tips.count() >= 6
+        assert tips.count() >= 6  # at least six strategy tips, each with its picture
         width = SIZES[size][0]
         for board in page.get_by_test_id("tip-board").all():
             cards = board.locator(".card[data-card]")
@@ -34,6 +35,16 @@ def test_every_tip_has_its_picture_drawn_with_the_sites_cards_within_the_screens
         # Each picture is named for screen readers, with the cards' names in the page's language.
         label = page.get_by_test_id("tip").first.get_by_test_id("tip-board").get_attribute("aria-label") or ""
         assert ("هشت پیک" if language == "fa" else "eight of spades") in label
+        # The rules played out on a row of six, step by step to one pile.
+        expect(page.get_by_test_id("worked-example").get_by_test_id("tip-board")).to_have_count(5)
+        # The share of deals the solver wins (frontend/odds.py), in the page's digits (10,000 in Persian).
+        won = "\u06f1\u06f0\u066c\u06f0\u06f0\u06f0 " if language == "fa" else "10,000 of 10,000 random deals (100.00%)"
+        expect(page.get_by_test_id("odds")).to_contain_text(won)
+        # The Idle Year is the game's old name, under which its rules were printed in 1883: not a book.
         history = page.get_by_test_id("history")
         expect(history).to_contain_text("۱۸۸۳" if language == "fa" else "1883")
-        expect(history).to_contain_text("The Idle Year")
+        expect(history).to_contain_text(
+            "با نام قدیمی بازی، «سال بیکاری» (The Idle Year)"
+            if language == "fa"
+            else "under the game's old name, The Idle Year"
+        )

@@ -5,7 +5,6 @@ With SCREENSHOTS=1 in the environment (`make screenshots`) the runs save the scr
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import ROOT, SCREENSHOTS, player_page
+from .conftest import ROOT, player_page, save_screenshot
 from .player import (
     CARDS_HAVE_LANDED,
     LANGUAGES,
@@ -31,17 +30,9 @@ from .player import (
 
 pytestmark = pytest.mark.e2e
 
-SAVE_SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
 PERSIAN_DIGITS = re.compile("^[\u06f0-\u06f9]+$")  # the Persian digits zero to nine
-
-
-def save_screenshot(page: Page, name: str, *, full_page: bool = False) -> None:
-    """Refresh docs/screenshots/<name> only when asked (SCREENSHOTS=1, `make screenshots`): a plain test run
-    leaves the tracked pictures alone."""
-    if SAVE_SCREENSHOTS:
-        page.screenshot(path=SCREENSHOTS / name, full_page=full_page)
 
 
 @pytest.fixture(params=[(language, size) for language in LANGUAGES for size in SIZES], ids=lambda p: "-".join(p))

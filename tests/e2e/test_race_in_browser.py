@@ -1,22 +1,25 @@
 """Two friends race in two browsers: an invite link, ready (the race starts by itself), the countdown,
 the same deal on both boards, each seeing the other's progress live, and the standings when both have
 ended their games. A racer's board plays like the game page's: drag, the keyboard, and a reload that
-resumes moves the server had not heard yet."""
+resumes moves the server had not heard yet. A racer who wins their game has their moment at once."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .player import CARDS_HAVE_LANDED, MY_PILES, PILE, api_game, drag, me, pile, play_any_move, racer_card
+from .player import CARDS_HAVE_LANDED, MY_PILES, PILE, api_game, drag, me, pile, play, play_any_move, racer_card
 
 pytestmark = pytest.mark.e2e
 
 CODE = "2222-2222"
 # Three legal moves of this deal, one after the other (see test_page_details_in_browser.py).
 OPENING = ([2, 1], [4, 1], [6, 3])
+WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
 
 
 def end_my_game(page: Page) -> None:
@@ -165,3 +168,12 @@ def test_a_reload_mid_race_resumes_moves_the_server_had_not_heard(page: Page) ->
     expect(racer_card(page, racer)).to_have_attribute("data-piles", "50", timeout=15_000)
     expect(page.locator(MY_PILES)).to_have_count(50)
     expect(racer_card(page, racer).get_by_test_id("racer-moves")).to_have_text("2")
+
+
+def test_a_racer_who_wins_their_game_is_told_the_win_and_their_place_at_once(page: Page) -> None:
+    start_a_race_alone(page, WINNING_GAME["deal_code"])
+    for move in WINNING_GAME["moves"]:
+        play(page, move, MY_PILES)
+    place = page.get_by_test_id("my-place")
+    expect(place).to_have_text(re.compile(r"^You won in \d+:\d\d! Your place( so far)?: 1 of 1\.$"))
+    expect(place).to_have_attribute("data-won", "true")

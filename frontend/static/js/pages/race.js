@@ -243,6 +243,7 @@ class RacePage {
     this.board = board;
     board.start({ game });
     this.say("");
+    this.renderControls();
   }
 
   stopBoard() {
@@ -321,6 +322,9 @@ class RacePage {
     this.renderRematch(finished ? mine : null, host);
     this.page.classList.toggle("is-watching", !mine);
     this.page.dataset.state = room.state;
+    // A racer still at their board: on a phone the page closes up around the row (site.css).
+    const playing = Boolean(mine) && room.state === "racing" && this.board !== null && !this.board.finished;
+    this.page.dataset.playing = String(playing);
   }
 
   /** In the lobby, who the start waits for: the racers present who are not ready yet. */
@@ -397,11 +401,22 @@ class RacePage {
     this.el.standingsPanel.hidden = false;
     this.el.standingsTitle.textContent = final ? gettext("Standings") : gettext("Standings so far");
     const own = table.find((entry) => !entry.ghost && entry.player === this.me);
-    const words = final ? gettext("Your place: %(place)s of %(racers)s.") : gettext("Your place so far: %(place)s of %(racers)s.");
+    let words = final ? gettext("Your place: %(place)s of %(racers)s.") : gettext("Your place so far: %(place)s of %(racers)s.");
+    // A win is the racer's moment: said first, with its time, in the gold line.
+    if (own?.won) {
+      words = final
+        ? gettext("You won in %(time)s! Your place: %(place)s of %(racers)s.")
+        : gettext("You won in %(time)s! Your place so far: %(place)s of %(racers)s.");
+    }
     this.el.myPlace.textContent = own
-      ? interpolate(words, { place: localDigits(own.place), racers: localDigits(this.room?.racers.length ?? table.length) })
+      ? interpolate(words, {
+          place: localDigits(own.place),
+          racers: localDigits(this.room?.racers.length ?? table.length),
+          time: own.won ? formatDuration(own.seconds) : "",
+        })
       : "";
     this.el.myPlace.hidden = !own;
+    this.el.myPlace.dataset.won = String(Boolean(own?.won));
     // The panel takes the focus for this racer's own finish and for the final standings, never while
     // they still play (another's finish must not pull them off their board).
     const playing = this.board !== null && !this.board.finished && !final;
