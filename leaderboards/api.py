@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
-from accounts.selectors import player_from_session
+from accordion_site.throttles import request_player
 from games.selectors import daily_seed_published
 
 from . import selectors
@@ -85,8 +85,10 @@ class DailyMineApi(APIView):
     )
     def get(self, request: Request, date: str) -> Response:
         day = _date(date, today=_today())
-        player = player_from_session(request.session)
-        mine = selectors.daily_board_mine(date=day, player=player, page_size=PAGE_SIZE, now=timezone.now())
+        # The player the throttles looked up for this request.
+        mine = selectors.daily_board_mine(
+            date=day, player=request_player(request), page_size=PAGE_SIZE, now=timezone.now()
+        )
         return Response(MyStandingSerializer({**asdict(mine), "date": day}).data)
 
 
