@@ -120,13 +120,13 @@ def _rows(scores: _Scores, *, offset: int, limit: int, now: datetime.datetime) -
     # The rows start inside one score's rows: the index is read from there, not from the top.
     first_score, skip = scores.bucket_at(offset)
     in_order = _board(scores.date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
-    keys = list(in_order.values_list("game_id", flat=True)[skip : skip + limit])
-    entries = sorted(
-        # The game only for its review and assessment (provisional): not its line or the solver's verdicts.
-        DailyEntry.objects.filter(game_id__in=keys)
+    # One statement: the page's keys, an index-only scan, as a subquery; then their rows with the player
+    # and the game (only for its review and assessment, provisional: not its line or the solver's verdicts).
+    entries = (
+        DailyEntry.objects.filter(game_id__in=in_order.values("game_id")[skip : skip + limit])
         .select_related("player", "game")
-        .only(*_ENTRY_FIELDS, "player__nickname", "game__review", "game__assessed_at", "game__finished_at"),
-        key=lambda entry: keys.index(entry.game_id),
+        .only(*_ENTRY_FIELDS, "player__nickname", "game__review", "game__assessed_at", "game__finished_at")
+        .order_by(*BOARD_ORDER)
     )
     rows: list[BoardRow] = []
     for position, entry in enumerate(entries, start=offset + 1):
