@@ -7,9 +7,10 @@ Fills the database `accordion_bench_history_<games>` on that PostgreSQL server w
 games (`manage.py generate_history`: dailies and new deals, wins and losses, over the `--days` days
 before today, a player for every fifteen games): all but a slice written compacted, the slice written
 as event rows and folded by `manage.py compact_games` (each command prints its games a second). A
-database filled before is reused if it holds that many games (a fill takes about 16 minutes at a
-million), after `migrate` adds any index made since; `--fresh` fills it again. Its days are the days
-before the fill: the next day, fill it again. It is kept afterwards: drop it with `dropdb accordion_bench_history_<games>`.
+database filled before is reused if it holds that many games (a fill of a million took 16 minutes on
+a shared 2-core machine), after `migrate` adds any index made since; `--fresh` fills it again. Its
+days are the days before the fill: the next day, fill it again. It is kept afterwards: drop it with
+`dropdb accordion_bench_history_<games>`.
 
 Then, through Django's test client with production settings (everything but the network and Daphne),
 warm, it times yesterday's daily board's first page, a mid-table player's rank on it, that player's
