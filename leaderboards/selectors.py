@@ -264,10 +264,10 @@ def daily_board_mine(
         Game.objects.raw(
             _NEAR_SQL,
             {
-                "date": date,
+                # As the columns store them (SQLite compares the text).
+                "date": connection.ops.adapt_datefield_value(date),
                 "score": entry.score,
                 "seconds": entry.seconds,
-                # As the column stores it (SQLite compares the text).
                 "finished_at": connection.ops.adapt_datetimefield_value(entry.finished_at),
                 "game": entry.game_id,
                 "before": AROUND,
