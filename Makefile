@@ -42,9 +42,10 @@ serve-prod: $(VENV)/.installed-run check-gettext
 	deploy/serve-prod.sh
 
 # nginx and openssl: a test runs the shipped deploy/nginx.conf in front of the site (tests/faults).
-# pgbouncer and iproute2 (`ip netns`): the rehearsal of several hosts (tests/hosts) starts its own
-# PgBouncer and puts each host in a network namespace; Debian's package also enables a PgBouncer
-# service, which the tests never use, so it is disabled again. Only what is missing is installed: a
+# redis-server: the fault tests and the rehearsal start Redis servers of their own. pgbouncer and
+# iproute2 (`ip netns`): the rehearsal of several hosts (tests/hosts) starts its own PgBouncer and puts
+# each host in a network namespace. Debian's pgbouncer and redis-server packages also enable a
+# service, which the tests never use, so a service installed here is disabled again. Only what is missing is installed: a
 # Node.js from another source brings its own npm, which Debian's npm package conflicts with.
 check-system-deps: check-gettext
 	@missing=""; \
@@ -55,8 +56,11 @@ check-system-deps: check-gettext
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	command -v pgbouncer >/dev/null || test -x /usr/sbin/pgbouncer || missing="$$missing pgbouncer"; \
 	command -v ip >/dev/null || test -x /usr/sbin/ip || missing="$$missing iproute2"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	[ -z "$$missing" ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; }; \
-	case "$$missing" in *pgbouncer*) $(SUDO) systemctl disable --now pgbouncer >/dev/null 2>&1 || true;; esac
+	for service in pgbouncer redis-server; do \
+		case "$$missing" in *$$service*) $(SUDO) systemctl disable --now $$service >/dev/null 2>&1 || true;; esac; \
+	done
 
 # GNU gettext compiles the .po catalogues (locale/) into the .mo files Django reads; they are built, never committed.
 check-gettext:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from accordion_site.errors import log_background_failure
 from accordion_site.languages import local_number
 from accounts.models import Player
-from games import engine
+from games import engine, history
 from games import services as game_services
 from games.engine.deals import CODE_ALPHABET, seed_commitment
 from games.engine.scoring import WIN_BONUS
@@ -231,9 +231,9 @@ def _next_game(*, arena: Arena, participant: Participant, now: datetime.datetime
 
 
 def _line_at(game: Game, at: datetime.datetime) -> list[list[int]]:
-    """The game's move line as it stood at `at`, from its stored events."""
+    """The game's move line as it stood at `at`, from its stored events (rows or record)."""
     line: list[list[int]] = []
-    for event in GameEvent.objects.filter(game=game, at__lte=at).order_by("v"):
+    for event in (event for event in history.game_events(game) if event.at <= at):
         if event.kind == GameEvent.Kind.MOVE and event.move is not None:
             line.append(list(event.move))
         elif event.kind == GameEvent.Kind.UNDO and line:

@@ -216,7 +216,7 @@ class GameEvent(models.Model):
 
 class GameRecord(models.Model):
     """A finished game's events folded into one row (games.history), once nothing can add to them:
-    its event rows are removed in the same transaction. games.events.game_events reads either form.
+    its event rows are removed in the same transaction. games.history.game_events reads either form.
 
     `events` holds the events in order, v 1 first, one fixed-width entry each (history.ENTRY): kind,
     piles after it, the move's two pile indexes (255: no move), and its time as microseconds after the

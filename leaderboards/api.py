@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import asdict
+from dataclasses import fields
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
-from accounts.selectors import player_from_session
+from accordion_site.throttles import request_player
 from games.selectors import daily_seed_published
 
 from . import selectors
@@ -50,6 +51,12 @@ def _date(text: str, *, today: datetime.date, future: bool = False) -> datetime.
     return day
 
 
+def _shallow(answer: Any) -> dict[str, Any]:
+    """A selector's dataclass as a dict of its fields, the rows in it left as they are: the serializers
+    read their attributes, so `dataclasses.asdict` would copy every row only to be read once."""
+    return {field.name: getattr(answer, field.name) for field in fields(answer)}
+
+
 def _today() -> datetime.date:
     return timezone.now().date()
 
@@ -73,7 +80,7 @@ class DailyLeaderboardApi(APIView):
             page = selectors.daily_board_page(date=day, page=number, page_size=PAGE_SIZE, now=timezone.now())
         except selectors.PastLastPage as error:
             raise NotFound(str(error)) from error
-        return Response(LeaderboardPageSerializer({**asdict(page), "day_over": day < today}).data)
+        return Response(LeaderboardPageSerializer({**_shallow(page), "day_over": day < today}).data)
 
 
 class DailyMineApi(APIView):
@@ -85,9 +92,11 @@ class DailyMineApi(APIView):
     )
     def get(self, request: Request, date: str) -> Response:
         day = _date(date, today=_today())
-        player = player_from_session(request.session)
-        mine = selectors.daily_board_mine(date=day, player=player, page_size=PAGE_SIZE, now=timezone.now())
-        return Response(MyStandingSerializer({**asdict(mine), "date": day}).data)
+        # The player the throttles looked up for this request.
+        mine = selectors.daily_board_mine(
+            date=day, player=request_player(request), page_size=PAGE_SIZE, now=timezone.now()
+        )
+        return Response(MyStandingSerializer({**_shallow(mine), "date": day}).data)
 
 
 class DailySummaryApi(APIView):
@@ -99,7 +108,7 @@ class DailySummaryApi(APIView):
     def get(self, request: Request, date: str) -> Response:
         summary = selectors.daily_summary(date=_date(date, today=_today()))
         piles = [{"piles": piles, "players": players} for piles, players in summary.piles.items()]
-        return Response(DaySummarySerializer({**asdict(summary), "piles": piles}).data)
+        return Response(DaySummarySerializer({**_shallow(summary), "piles": piles}).data)
 
 
 class DailySeedApi(APIView):

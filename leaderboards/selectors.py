@@ -10,6 +10,7 @@ import datetime
 import math
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Avg, Count, QuerySet
 from django.utils.translation import gettext
 
@@ -119,13 +120,13 @@ def _rows(scores: _Scores, *, offset: int, limit: int, now: datetime.datetime) -
     # The rows start inside one score's rows: the index is read from there, not from the top.
     first_score, skip = scores.bucket_at(offset)
     in_order = _board(scores.date).filter(score__lte=first_score).order_by(*BOARD_ORDER)
-    keys = list(in_order.values_list("game_id", flat=True)[skip : skip + limit])
-    entries = sorted(
-        # The game only for its review and assessment (provisional): not its line or the solver's verdicts.
-        DailyEntry.objects.filter(game_id__in=keys)
+    # One statement: the page's keys, an index-only scan, as a subquery; then their rows with the player
+    # and the game (only for its review and assessment, provisional: not its line or the solver's verdicts).
+    entries = (
+        DailyEntry.objects.filter(game_id__in=in_order.values("game_id")[skip : skip + limit])
         .select_related("player", "game")
-        .only(*_ENTRY_FIELDS, "player__nickname", "game__review", "game__assessed_at", "game__finished_at"),
-        key=lambda entry: keys.index(entry.game_id),
+        .only(*_ENTRY_FIELDS, "player__nickname", "game__review", "game__assessed_at", "game__finished_at")
+        .order_by(*BOARD_ORDER)
     )
     rows: list[BoardRow] = []
     for position, entry in enumerate(entries, start=offset + 1):
@@ -164,13 +165,93 @@ class MyStanding:
     around: list[BoardRow] = dataclasses.field(default_factory=list)
 
 
+# The reader's row and up to AROUND rows on each side in board order, in one statement. Each side is the
+# nearest rows of two short ranges of daily_entry_board_idx that start from the reader's key: the rows of
+# their own score before (or from) it, and those of the scores beyond. Each row comes with its rank (1 + the
+# rows of higher scores, from the day's counts by score, + those of its score in fewer seconds) and its place
+# in board order (the same, counting the rows of its score listed before it), each a short index range too.
+# Read as games (Game.objects.raw) for what result_provisional needs, with the entry's own columns.
+_NEAR_SQL = """
+SELECT id, nickname, score, seconds, piles, review, assessed_at, finished_at,
+    1 + ahead + quicker AS rank, 1 + ahead + listed_before AS position
+FROM (
+    SELECT near.game_id AS id, player.nickname, near.score, near.seconds, near.piles,
+        game.review, game.assessed_at, game.finished_at,
+        (SELECT coalesce(sum(counted.players), 0) FROM leaderboards_dailyscorecount counted
+            WHERE counted.date = %(date)s AND counted.score > near.score) AS ahead,
+        (SELECT count(*) FROM leaderboards_dailyentry tie
+            WHERE tie.date = %(date)s AND tie.on_board AND tie.score = near.score
+            AND tie.seconds < near.seconds) AS quicker,
+        (SELECT count(*) FROM leaderboards_dailyentry tie
+            WHERE tie.date = %(date)s AND tie.on_board AND tie.score = near.score
+            AND (tie.seconds, tie.finished_at, tie.game_id) < (near.seconds, near.finished_at, near.game_id)
+        ) AS listed_before
+    FROM (
+        SELECT * FROM (
+            SELECT * FROM (
+                SELECT game_id, player_id, score, seconds, piles, finished_at FROM leaderboards_dailyentry
+                WHERE date = %(date)s AND on_board AND score = %(score)s
+                AND (seconds, finished_at, game_id) < (%(seconds)s, %(finished_at)s, %(game)s)
+                ORDER BY seconds DESC, finished_at DESC, game_id DESC LIMIT %(before)s
+            ) AS tied
+            UNION ALL
+            SELECT * FROM (
+                SELECT game_id, player_id, score, seconds, piles, finished_at FROM leaderboards_dailyentry
+                WHERE date = %(date)s AND on_board AND score > %(score)s
+                ORDER BY score, seconds DESC, finished_at DESC, game_id DESC LIMIT %(before)s
+            ) AS higher
+            ORDER BY score, seconds DESC, finished_at DESC, game_id DESC LIMIT %(before)s
+        ) AS above
+        UNION ALL
+        SELECT * FROM (
+            SELECT * FROM (
+                SELECT game_id, player_id, score, seconds, piles, finished_at FROM leaderboards_dailyentry
+                WHERE date = %(date)s AND on_board AND score = %(score)s
+                AND (seconds, finished_at, game_id) >= (%(seconds)s, %(finished_at)s, %(game)s)
+                ORDER BY seconds, finished_at, game_id LIMIT %(from)s
+            ) AS tied
+            UNION ALL
+            SELECT * FROM (
+                SELECT game_id, player_id, score, seconds, piles, finished_at FROM leaderboards_dailyentry
+                WHERE date = %(date)s AND on_board AND score < %(score)s
+                ORDER BY score DESC, seconds, finished_at, game_id LIMIT %(from)s
+            ) AS lower
+            ORDER BY score DESC, seconds, finished_at, game_id LIMIT %(from)s
+        ) AS below
+    ) AS near
+    JOIN accounts_player player ON player.id = near.player_id
+    JOIN games_game game ON game.id = near.game_id
+) AS ranked
+ORDER BY position
+"""
+
+
+def _near_row(near: Game, now: datetime.datetime) -> BoardRow:
+    """A row of _NEAR_SQL: a game with its entry's columns, the player's nickname and its rank."""
+    rank: int = near.rank  # type: ignore[attr-defined]
+    assert near.score is not None and near.seconds is not None  # a board row's game is finished
+    return BoardRow(
+        rank=rank,
+        player=near.nickname,  # type: ignore[attr-defined]
+        score=near.score,
+        piles=near.piles,
+        seconds=near.seconds,
+        won=near.piles == 1,
+        game=near.pk,
+        provisional=result_provisional(game=near, rank=rank, now=now),
+    )
+
+
 def daily_board_mine(
     *, date: datetime.date, player: Player | None, page_size: int, now: datetime.datetime
 ) -> MyStanding:
     """The reader's row on a date's board with its rank, the page it is on ("my rank") and the board around
-    it: up to AROUND rows on each side."""
+    it: up to AROUND rows on each side. Two queries: the reader's entry, then the rows near it (_NEAR_SQL)."""
     entry = (
-        DailyEntry.objects.filter(date=date, player=player).select_related("player", "game").first()
+        DailyEntry.objects.filter(date=date, player=player)
+        .select_related("game")
+        .only("game", "score", "seconds", "finished_at", "on_board", "game__review")
+        .first()
         if player is not None
         else None
     )
@@ -179,21 +260,25 @@ def daily_board_mine(
     if not entry.on_board:
         status = "off_board" if entry.game.review == Game.Review.CONFIRMED else "under_review"
         return MyStanding(status=status, row=None, page=None)
-    scores = _Scores(date)
-    rank = _rank(scores, score=entry.score, seconds=entry.seconds)
-    # Its place in board order: the rows ranked ahead, then those tied with it that finished first.
-    tied_before = (
-        _board(date)
-        .filter(score=entry.score, seconds=entry.seconds, finished_at__lte=entry.finished_at)
-        .exclude(finished_at=entry.finished_at, game_id__gte=entry.game_id)
-        .count()
+    near = list(
+        Game.objects.raw(
+            _NEAR_SQL,
+            {
+                # As the columns store them (SQLite compares the text).
+                "date": connection.ops.adapt_datefield_value(date),
+                "score": entry.score,
+                "seconds": entry.seconds,
+                "finished_at": connection.ops.adapt_datetimefield_value(entry.finished_at),
+                "game": entry.game_id,
+                "before": AROUND,
+                "from": AROUND + 1,
+            },
+        )
     )
-    position = rank + tied_before
-    first = max(1, position - AROUND)
-    around = _rows(scores, offset=first - 1, limit=position + AROUND - first + 1, now=now)
-    return MyStanding(
-        status="on_board", row=_row(entry, rank, now), page=math.ceil(position / page_size), around=around
-    )
+    around = [_near_row(game, now) for game in near]
+    mine = next(index for index, game in enumerate(near) if game.pk == entry.game_id)
+    position: int = near[mine].position  # type: ignore[attr-defined]
+    return MyStanding(status="on_board", row=around[mine], page=math.ceil(position / page_size), around=around)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

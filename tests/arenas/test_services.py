@@ -11,7 +11,7 @@ from accounts.models import Player
 from arenas import deals, selectors, services
 from arenas.errors import ArenaError, ArenaFinished, GameInPlay, NotParticipant
 from arenas.models import Arena, ArenaGame, Participant
-from games import engine
+from games import engine, history
 from games import services as game_services
 from games.engine.deals import seed_commitment
 from games.engine.scoring import WIN_BONUS
@@ -141,6 +141,24 @@ def test_a_game_in_play_at_the_end_counts_as_it_stood(player: Player, live_arena
     assert game.status == Game.Status.FINISHED and game.piles == 47
     assert (row(live_arena, player)["points"], row(live_arena, player)["games"]) == (50, 1)
     assert services.arena_end(code=live_arena.code, now=soon(3)) is False
+
+
+def test_a_game_finished_after_the_end_counts_as_it_stood_once_its_events_are_compacted(
+    player: Player, live_arena: Arena
+) -> None:
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    game = current_game(live_arena, player)
+    assert game.deal.solution is not None
+    for move in game.deal.solution[:5]:
+        game_services.game_move(game_id=game.pk, player=player, move=move, now=timezone.now())
+    Arena.objects.filter(pk=live_arena.pk).update(ends_at=timezone.now())
+    assert services.arena_end(code=live_arena.code, now=soon(2)) is True
+    assert history.compact_games(today=timezone.now().date(), batch=10, limit=None)[0] == 1
+    participant = Participant.objects.get(player=player)
+    assert (services.participant_recount(participant_id=participant.pk).points, row(live_arena, player)["points"]) == (
+        50,
+        50,
+    )
 
 
 def test_an_arena_not_over_is_not_ended(player: Player, live_arena: Arena) -> None:

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from channels_redis.utils import _consistent_hash
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.cluster import (
@@ -368,6 +369,20 @@ def _redis(stack: ExitStack, workdir: Path, addresses: Sequence[str]) -> RedisSe
 
 # Module-scoped: stopped once its tests are done, not left running (and holding database connections)
 # through the rest of the suite.
+
+
+def spread_prefix(base: str, *, shards: int) -> str:
+    """A channel layer prefix under which the bus group every process follows (presence) and the group
+    of the rehearsal's first game (game.1, on its fresh database) hash to different shards: the other
+    names are random (each process's own channel), and could all land on one shard."""
+    return next(
+        prefix
+        for prefix in (f"{base}-{n}" for n in range(1000))
+        if _consistent_hash(f"{prefix}__group__presence", shards)
+        != _consistent_hash(f"{prefix}__group__game.1", shards)
+    )
+
+
 @pytest.fixture(scope="module")
 def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: PreparedSite) -> Iterator[Rehearsal]:
     workdir = tmp_path_factory.mktemp("hosts")
@@ -386,7 +401,7 @@ def rehearsal(tmp_path_factory: pytest.TempPathFactory, production_site: Prepare
         bouncer_port = stack.enter_context(pgbouncer(workdir, database_url=database_url, addresses=reached_at))
         redis = _redis(stack, workdir, remote)
         shards = [_redis(stack, workdir, remote) for _ in range(2)]
-        prefix = f"hosts-{os.getpid()}"
+        prefix = spread_prefix(f"hosts-{os.getpid()}", shards=len(shards))
         parts = urlsplit(database_url)
         # One environment for every host, as docs/deploy.md has it (the same SECRET_KEY and DAILY_SECRET: a
         # session or a day's deal made on one host holds on the other); only the addresses differ.

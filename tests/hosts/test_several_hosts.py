@@ -66,8 +66,9 @@ async def test_racers_on_different_hosts_see_each_other_s_moves(rehearsal: Rehea
     for room in (race.host_room, race.friend_room):
         assert await places(room) == [(race.host_id, 1, True), (race.friend_id, 2, False)]
 
-    # The layer's channels are spread over both Redis shards, each on the one its name hashes to: every
-    # process, on either host, put it there (channels_redis's hash of the name over the list of shards).
+    # The layer's channels are spread over both Redis shards (the rehearsal's prefix puts the presence group
+    # and this first game's on different ones), each on the one its name hashes to: every process, on
+    # either host, put it there (channels_redis's hash of the name over the list of shards).
     carried = shard_channels(rehearsal)
     assert all(carried), "a Redis shard of the channel layer carries no channel"
     for index, channels in enumerate(carried):

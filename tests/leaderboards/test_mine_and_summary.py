@@ -64,6 +64,34 @@ def test_tied_rows_around_me_share_their_rank(finish_daily, day):
     assert [(row["rank"], row["player"]) for row in around] == [(1, "top"), (2, "tied early"), (2, "tied late")]
 
 
+def test_rows_above_me_keep_the_rank_of_a_tie_that_begins_above_them(finish_daily, day):
+    finish_daily("top", moves=5)
+    for hour in (9, 10, 11):
+        finish_daily(f"tied {hour}", moves=3, started=datetime.time(hour))
+    me = finish_daily("me", moves=1)
+    finish_daily("last", moves=0)
+    around = mine(own_client(me), day)["around"]
+    assert [(row["rank"], row["player"]) for row in around] == [(2, "tied 10"), (2, "tied 11"), (5, "me"), (6, "last")]
+
+
+def test_equal_finish_times_are_listed_by_game_and_share_a_rank(finish_daily, day, monkeypatch):
+    monkeypatch.setattr(api, "PAGE_SIZE", 1)
+    first, second = finish_daily("first", moves=3), finish_daily("second", moves=3)
+    assert first.finished_at == second.finished_at
+    answers = [mine(own_client(game), day) for game in (first, second)]
+    assert [(answer["entry"]["rank"], answer["page"]) for answer in answers] == [(1, 1), (1, 2)]
+    assert [row["player"] for row in answers[1]["around"]] == ["first", "second"]
+
+
+def test_a_result_held_for_review_is_neither_around_me_nor_ahead_of_me(finish_daily, day):
+    finish_daily("top", moves=5)
+    finish_daily("script", won=True, seconds=2)
+    me = finish_daily("me", moves=3)
+    answer = mine(own_client(me), day)
+    assert answer["entry"]["rank"] == 2
+    assert [row["player"] for row in answer["around"]] == ["top", "me"]
+
+
 def test_a_visitor_or_a_player_without_an_attempt_has_no_row(finish_daily, visitor, client, day):
     finish_daily("someone")
     for reader in (visitor, client):
