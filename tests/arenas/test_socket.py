@@ -17,6 +17,7 @@ from accordion_site.asgi import application
 from accounts.models import Player
 from arenas import services
 from arenas.models import Arena
+from realtime.bus import Message, publish
 from tests.games.sockets import FROM_THE_SITE, session_cookie_for
 
 from .conftest import current_game, lose, win
@@ -157,3 +158,35 @@ async def test_at_the_start_a_participant_gets_the_first_game(player: Player) ->
     first = await until(socket, "next", timeout=10)
     assert first["game"]["status"] == "playing" and len(first["game"]["deal"]) == 52
     await socket.disconnect()
+
+
+async def test_the_standings_count_the_spectators(player: Player, other_player: Player, live_arena: Arena) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    mine = await arena_socket(live_arena.code, player)
+    assert (await until(mine, "arena"))["spectators"] == 0
+    spectators = [await arena_socket(live_arena.code, who) for who in (other_player, None)]
+    for spectator in spectators:
+        await until(spectator, "arena")
+    standings = await until(mine, "standings", timeout=10)
+    while standings["spectators"] < 2:
+        standings = await until(mine, "standings", timeout=10)
+    assert standings["spectators"] == 2 and standings["players"] == 1
+    await spectators[0].disconnect()
+    while standings["spectators"] != 1:
+        standings = await until(mine, "standings", timeout=10)
+    await spectators[1].disconnect()
+    await mine.disconnect()
+
+
+async def test_a_change_that_leaves_a_socket_s_view_as_it_was_sends_it_nothing(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    spectator = await arena_socket(live_arena.code, other_player)
+    await until(spectator, "arena")
+    assert (await until(spectator, "standings", timeout=10))["spectators"] == 1  # itself, once counted
+    publish(Message(group=services.group(live_arena.code), kind="changed", data={}))
+    assert await spectator.receive_nothing(timeout=2.5)
+    await sync_to_async(lose)(await sync_to_async(current_game)(live_arena, player), at=timezone.now())
+    assert (await until(spectator, "standings"))["standings"][0]["games"] == 1
+    await spectator.disconnect()
