@@ -90,10 +90,9 @@ class ArenaRoom:
         self.read_at = 0.0
         self.read_wall = 0.0
         self.serial = 0  # how many reads the room made
-        self.pushed = (0, 0)  # the read and spectators the last push went through
+        self.pushed = 0  # the read the last push went through
         self.waiting = False  # a socket's changed view waits for its second to pass
-        self.stale = False  # the standings changed since the last read
-        self.dirty = False  # the spectators changed since the last push
+        self.stale = False  # the standings or the spectators changed since the last read
         self.started = False
         self.ended = arena.ended_at is not None
         self.lock = asyncio.Lock()
@@ -157,7 +156,8 @@ class ArenaRoom:
     def spectators_counted(self, count: int) -> None:
         if count != self.spectators:
             self.spectators = count
-            self.dirty = True
+            # Read again too, so that the frame's `at` is when it was made, a second after the last one.
+            self.stale = True
 
     async def stop(self) -> None:
         task, self.task = self.task, None
@@ -213,15 +213,14 @@ class ArenaRoom:
             await db_call(services.arena_end)(code=self.code, now=now)
             await self._end()
             return
-        if self.stale or self.dirty or self.waiting:
+        if self.stale or self.waiting:
             await self._push()
 
     async def _push(self) -> None:
-        self.dirty = False
         table = await self._read()
-        if (self.serial, self.spectators) == self.pushed and not self.waiting:
+        if self.serial == self.pushed and not self.waiting:
             return  # a change not read yet: its read is under a second away
-        self.pushed = (self.serial, self.spectators)
+        self.pushed = self.serial
         moment = time.monotonic()
         self.waiting = False
         for socket, last in tuple(self.sockets.items()):
