@@ -276,7 +276,13 @@ def participant_recount(*, participant_id: int) -> Participant:
         points = games = wins = 0
         reached_at = participant.joined_at
         previous_won = False
-        rows = ArenaGame.objects.filter(participant=participant).select_related("game__deal").order_by("k")
+        # Neither the games' lines nor their deals: only a game finished after the end needs its deal.
+        rows = (
+            ArenaGame.objects.filter(participant=participant)
+            .select_related("game")
+            .defer("game__moves", "game__verdicts", "game__risk_reasons")
+            .order_by("k")
+        )
         for row in rows:
             game = row.game
             counted = game.status == Game.Status.FINISHED and game.review in COUNTED_REVIEWS
