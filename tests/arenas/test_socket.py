@@ -43,6 +43,14 @@ async def until(socket: WebsocketCommunicator, kind: str, *, timeout: float = 5)
 join = sync_to_async(services.arena_join)
 
 
+async def spectating(arena: Arena, *, player: Player, spectator: Player) -> WebsocketCommunicator:
+    """`player` takes part; `spectator`'s arena socket, its first frame read."""
+    await join(code=arena.code, player=player, now=timezone.now())
+    socket = await arena_socket(arena.code, spectator)
+    await until(socket, "arena")
+    return socket
+
+
 async def test_the_first_frame_is_the_arena_with_its_standings(player: Player, live_arena: Arena) -> None:
     await join(code=live_arena.code, player=player, now=timezone.now())
     socket = await arena_socket(live_arena.code, player)
@@ -98,9 +106,7 @@ async def test_a_participant_whose_game_ends_gets_the_next_one_and_everyone_the_
 async def test_standings_come_at_most_once_a_second_per_socket(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
-    await join(code=live_arena.code, player=player, now=timezone.now())
-    spectator = await arena_socket(live_arena.code, other_player)
-    await until(spectator, "arena")
+    spectator = await spectating(live_arena, player=player, spectator=other_player)
     arrivals: list[tuple[float, dict[str, Any]]] = []
 
     async def read() -> None:
@@ -181,9 +187,7 @@ async def test_the_standings_count_the_spectators(player: Player, other_player: 
 async def test_a_change_that_leaves_a_socket_s_view_as_it_was_sends_it_nothing(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
-    await join(code=live_arena.code, player=player, now=timezone.now())
-    spectator = await arena_socket(live_arena.code, other_player)
-    await until(spectator, "arena")
+    spectator = await spectating(live_arena, player=player, spectator=other_player)
     assert (await until(spectator, "standings", timeout=10))["spectators"] == 1  # itself, once counted
     publish(Message(group=services.group(live_arena.code), kind="changed", data={}))
     assert await spectator.receive_nothing(timeout=2.5)
