@@ -134,7 +134,10 @@ class ArenaRoom:
         table = await self._read()
         self.sockets[socket] = time.monotonic()
         self.views[socket] = (self.top, self._row(table, socket.player_id), table.players, self.spectators)
-        if socket.player_id not in table.by_player:
+        # The standings read may be a second old: a player who has just joined is no spectator.
+        if socket.player_id not in table.by_player and not await db_call(selectors.takes_part)(
+            arena_id=self.arena.pk, player_id=socket.player_id
+        ):
             self.entries[socket] = await self.presence.enter(services.group(self.code), SPECTATOR)
         me = table.by_player.get(socket.player_id) if socket.player_id is not None else None
         await socket.send(

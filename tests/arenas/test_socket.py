@@ -194,3 +194,20 @@ async def test_a_change_that_leaves_a_socket_s_view_as_it_was_sends_it_nothing(
     await sync_to_async(lose)(await sync_to_async(current_game)(live_arena, player), at=timezone.now())
     assert (await until(spectator, "standings"))["standings"][0]["games"] == 1
     await spectator.disconnect()
+
+
+async def test_a_player_who_has_just_joined_is_no_spectator(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    watching = await spectating(live_arena, player=player, spectator=other_player)  # the standings are read
+    await join(code=live_arena.code, player=other_player, now=timezone.now())
+    playing = await arena_socket(live_arena.code, other_player)
+    frames = [await until(playing, "arena")]
+    until_then = asyncio.get_running_loop().time() + 3
+    while asyncio.get_running_loop().time() < until_then:
+        if not await playing.receive_nothing(timeout=0.2):
+            frames.append(await playing.receive_json_from())
+    assert frames[-1]["players"] == 2
+    assert max(frame["spectators"] for frame in frames if "spectators" in frame) == 1  # the other socket
+    await playing.disconnect()
+    await watching.disconnect()
