@@ -12,25 +12,26 @@ from realtime.protocol import ProtocolError, encode, outgoing, reject
 
 
 @outgoing("arena")
-def arena(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[str, Any] | None) -> str:
-    """The first message: the arena (as GET /api/arenas/<code>, with `players`), the top ten and your own row."""
-    return encode({"t": "arena", "arena": arena, "standings": standings, "me": me})
+def arena(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[str, Any] | None, spectators: int) -> str:
+    """The first message: the arena (as GET /api/arenas/<code>, with `players`), the top ten, your own row
+    and how many spectators (sockets of anyone not taking part) follow the arena."""
+    return encode({"t": "arena", "arena": arena, "standings": standings, "me": me, "spectators": spectators})
 
 
-def standings_top(rows: list[dict[str, Any]]) -> str:
-    """The top rows as JSON, encoded once for every socket of the process."""
-    return json.dumps(rows, cls=DjangoJSONEncoder)
+def encoded(part: object) -> str:
+    """A part of the standings (the top rows, one row) as JSON, encoded once for every socket of the process."""
+    return json.dumps(part, cls=DjangoJSONEncoder)
 
 
 @outgoing("standings")
-def standings(*, top: str, me: dict[str, Any] | None, players: int, at: float) -> str:
-    """The standings after a change, at most once a second: the top ten (`top`, already encoded), your own
-    row (null for a spectator), the number of players, and `at`, the server's clock (Unix seconds) when
-    they were read: a client knows from it which changes they include."""
-    mine = json.dumps(me, cls=DjangoJSONEncoder)
+def standings(*, top: str, me: str, players: int, spectators: int, at: float) -> str:
+    """The standings after a change that this socket sees, at most once a second: the top ten (`top`) and
+    your own row (`me`, null for a spectator), both already encoded, the number of players and of
+    spectators, and `at`, the server's clock (Unix seconds) when they were read: a client knows from it
+    which changes they include."""
     return (
-        '{"t": "standings", "standings": ' + top + ', "me": ' + mine + ', "players": ' + str(players)
-        + ', "at": ' + f"{at:.3f}" + "}"
+        '{"t": "standings", "standings": ' + top + ', "me": ' + me + ', "players": ' + str(players)
+        + ', "spectators": ' + str(spectators) + ', "at": ' + f"{at:.3f}" + "}"
     )  # fmt: skip
 
 

@@ -1,11 +1,14 @@
 """The arenas of this process's sockets: one room per arena per process, the bus's only listener of the
 arena's group for all its sockets here.
 
-Standings are pushed in batches: whatever changes (finishes, joins, reviews) only marks the room dirty;
-at most once a second the room reads the standings once (one query) and writes them to each socket whose
-last standings frame is a second old or more: the top ten encoded once, each socket's own row added. A
-participant whose game ended gets the next one at once ("next"), and at the end every socket gets
-"ended" after the games in play were counted (services.arena_end, which any process may run: it acts once).
+Standings are pushed in batches: whatever changes (finishes, joins, reviews, spectators coming and
+going) only marks the room dirty; at most once a second the room reads the standings once (one query)
+and writes them to each socket whose view changed (the top ten, its own row, the players and spectators)
+and whose last standings frame is a second old or more: the top ten encoded once, each row once. A
+socket whose view did not change gets nothing. Spectators (the sockets of anyone not taking part) are
+counted in the arena's presence group (realtime/presence.py), as a game's watchers are. A participant
+whose game ended gets the next one at once ("next"), and at the end every socket gets "ended" after the
+games in play were counted (services.arena_end, which any process may run: it acts once).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from accordion_site.tasks import raise_if_stopping, stop_task
 from games.models import Game
 from games.serializers import game_payload
 from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
+from realtime.presence import Presence, presence
 
 from . import protocol, selectors, services
 from .errors import ArenaError, GameInPlay
@@ -36,6 +40,8 @@ logger = logging.getLogger(__name__)
 # A socket gets at most one standings frame a second; the room looks for due work this often.
 STANDINGS_EVERY_S = 1.0
 TICK_S = 0.25
+# How a spectator's socket counts in its arena's presence group.
+SPECTATOR = "spectator"
 
 
 class ArenaSocket(Protocol):
@@ -64,17 +70,29 @@ def _next_game_for(*, code: str, player_id: int) -> dict[str, Any] | None:
     return game_payload(game, now=now)  # type: ignore[no-any-return]
 
 
+# What a socket's standings frame shows, but for the clock: the top ten and its own row (both as encoded),
+# the players and the spectators. A socket is sent a frame only when this changed.
+View = tuple[str, str, int, int]
+
+
 class ArenaRoom:
-    def __init__(self, code: str, arena: Arena) -> None:
+    def __init__(self, code: str, arena: Arena, spectating: Presence) -> None:
         self.code = code
         self.arena = arena
+        self.presence = spectating
         self.sockets: dict[ArenaSocket, float] = {}  # → when its last standings (or first) frame went
+        self.views: dict[ArenaSocket, View] = {}  # → what its last frame showed
+        self.entries: dict[ArenaSocket, str] = {}  # a spectator's presence entry
+        self.spectators = 0
         self.table: Standings | None = None
+        self.top = "[]"  # the table's top ten, encoded
+        self.rows: dict[int, str] = {}  # the table's rows encoded so far, by player
         self.read_at = 0.0
         self.read_wall = 0.0
-        self.version = 0
-        self.sent: dict[ArenaSocket, int] = {}
-        self.dirty = False
+        self.serial = 0  # how many reads the room made
+        self.pushed = 0  # the read the last push went through
+        self.waiting = False  # a socket's changed view waits for its second to pass
+        self.stale = False  # the standings or the spectators changed since the last read
         self.started = False
         self.ended = arena.ended_at is not None
         self.lock = asyncio.Lock()
@@ -86,13 +104,28 @@ class ArenaRoom:
 
     async def _read(self) -> Standings:
         async with self.lock:
-            if self.table is None or (self.dirty and time.monotonic() - self.read_at >= STANDINGS_EVERY_S):
-                self.dirty = False
+            if self.table is None or (self.stale and time.monotonic() - self.read_at >= STANDINGS_EVERY_S):
+                self.stale = False
                 self.read_at = time.monotonic()
                 self.read_wall = time.time()
-                self.table = await db_call(selectors.standings)(arena_id=self.arena.pk)
-                self.version += 1
+                self._hold(await db_call(selectors.standings)(arena_id=self.arena.pk))
+            assert self.table is not None
             return self.table
+
+    def _hold(self, table: Standings) -> None:
+        self.table = table
+        self.serial += 1
+        self.top = protocol.encoded(table.rows[:TOP])
+        self.rows = {}
+
+    def _row(self, table: Standings, player_id: int | None) -> str:
+        """A socket's own row as encoded (null for a spectator), once per read for all its sockets."""
+        if player_id is None or player_id not in table.by_player:
+            return "null"
+        encoded = self.rows.get(player_id)
+        if encoded is None:
+            encoded = self.rows[player_id] = protocol.encoded(table.by_player[player_id])
+        return encoded
 
     def _arena_json(self, table: Standings) -> dict[str, Any]:
         return arena_fields(self.arena, now=self.now(), players=table.players)
@@ -100,16 +133,34 @@ class ArenaRoom:
     async def join(self, socket: ArenaSocket) -> None:
         table = await self._read()
         self.sockets[socket] = time.monotonic()
-        self.sent[socket] = self.version
+        self.views[socket] = (self.top, self._row(table, socket.player_id), table.players, self.spectators)
+        # The standings read may be a second old: a player who has just joined is no spectator.
+        if socket.player_id not in table.by_player and not await db_call(selectors.takes_part)(
+            arena_id=self.arena.pk, player_id=socket.player_id
+        ):
+            self.entries[socket] = await self.presence.enter(services.group(self.code), SPECTATOR)
         me = table.by_player.get(socket.player_id) if socket.player_id is not None else None
-        await socket.send(text_data=protocol.arena(arena=self._arena_json(table), standings=table.rows[:TOP], me=me))
+        await socket.send(
+            text_data=protocol.arena(
+                arena=self._arena_json(table), standings=table.rows[:TOP], me=me, spectators=self.spectators
+            )
+        )
         if self.task is None:
             self.started = self.arena.starts_at <= self.now()
             self.task = asyncio.get_running_loop().create_task(self._run())
 
     def leave(self, socket: ArenaSocket) -> None:
         self.sockets.pop(socket, None)
-        self.sent.pop(socket, None)
+        self.views.pop(socket, None)
+        entry = self.entries.pop(socket, None)
+        if entry is not None:
+            self.presence.leave(entry)
+
+    def spectators_counted(self, count: int) -> None:
+        if count != self.spectators:
+            self.spectators = count
+            # Read again too, so that the frame's `at` is when it was made, a second after the last one.
+            self.stale = True
 
     async def stop(self) -> None:
         task, self.task = self.task, None
@@ -118,7 +169,7 @@ class ArenaRoom:
 
     async def hear(self, message: Message) -> None:
         if message.kind == "finished" and message.data:
-            self.dirty = True
+            self.stale = True
             player_id = message.data.get("player")
             if isinstance(player_id, int) and any(socket.player_id == player_id for socket in self.sockets):
                 handing = asyncio.get_running_loop().create_task(self._send_next(player_id))
@@ -126,10 +177,10 @@ class ArenaRoom:
                 self.handing.add(handing)
                 handing.add_done_callback(self.handing.discard)
         elif message.kind == "ended":
-            self.dirty = True
+            self.stale = True
             await self._end()
         else:
-            self.dirty = True
+            self.stale = True
 
     async def _send_next(self, player_id: int) -> None:
         try:
@@ -165,25 +216,29 @@ class ArenaRoom:
             await db_call(services.arena_end)(code=self.code, now=now)
             await self._end()
             return
-        if self.dirty:
+        if self.stale or self.waiting:
             await self._push()
 
     async def _push(self) -> None:
         table = await self._read()
-        if not any(sent < self.version for sent in self.sent.values()):
-            return
-        top = protocol.standings_top(table.rows[:TOP])
+        if self.serial == self.pushed and not self.waiting:
+            return  # a change not read yet: its read is under a second away
+        self.pushed = self.serial
         moment = time.monotonic()
+        self.waiting = False
         for socket, last in tuple(self.sockets.items()):
-            if self.sent.get(socket, self.version) >= self.version or moment - last < STANDINGS_EVERY_S:
+            view = (self.top, self._row(table, socket.player_id), table.players, self.spectators)
+            if self.views.get(socket) == view:
+                continue
+            if moment - last < STANDINGS_EVERY_S:
+                self.waiting = True  # it had a frame under a second ago: this one goes next time
                 continue
             self.sockets[socket] = moment
-            self.sent[socket] = self.version
-            me = table.by_player.get(socket.player_id) if socket.player_id is not None else None
-            frame = protocol.standings(top=top, me=me, players=table.players, at=self.read_wall)
+            self.views[socket] = view
+            frame = protocol.standings(
+                top=view[0], me=view[1], players=table.players, spectators=self.spectators, at=self.read_wall
+            )
             await deliver_to_one_of_many(socket.send(text_data=frame), "arena %s standings", self.code)
-        if any(sent < self.version for sent in self.sent.values()):
-            self.dirty = True  # sockets that had a frame under a second ago get this one next time
 
     async def _end(self) -> None:
         if self.ended and self.arena.ended_at is not None:
@@ -191,8 +246,8 @@ class ArenaRoom:
         self.ended = True
         self.arena = await db_call(selectors.arena_get)(code=self.code)
         async with self.lock:
-            self.table = await db_call(selectors.standings)(arena_id=self.arena.pk)
-        table = self.table
+            table = await db_call(selectors.standings)(arena_id=self.arena.pk)
+            self._hold(table)
         arena = self._arena_json(table)
         for socket in tuple(self.sockets):
             me = table.by_player.get(socket.player_id) if socket.player_id is not None else None
@@ -206,9 +261,16 @@ class ArenaRooms:
     def __init__(self, process_bus: Bus) -> None:
         self.bus = process_bus
         self.rooms: dict[str, ArenaRoom] = {}
+        self.presence: Presence | None = None  # once started
 
     async def start(self) -> None:
-        return None
+        self.presence = await presence()
+        self.presence.watch(services.group(""), lambda group: [SPECTATOR], self._spectators_changed)
+
+    async def _spectators_changed(self, group: str, counts: dict[str, int]) -> None:
+        room = self.rooms.get(group.removeprefix(services.group("")))
+        if room is not None:
+            room.spectators_counted(counts[SPECTATOR])
 
     async def stop(self) -> None:
         for room in list(self.rooms.values()):
@@ -221,7 +283,8 @@ class ArenaRooms:
             arena = await db_call(selectors.arena_get)(code=code)
             room = self.rooms.get(arena.code)
             if room is None:
-                room = self.rooms[arena.code] = ArenaRoom(arena.code, arena)
+                assert self.presence is not None
+                room = self.rooms[arena.code] = ArenaRoom(arena.code, arena, self.presence)
                 await self.bus.subscribe(services.group(arena.code), room)
         await room.join(socket)
         return room

@@ -32,6 +32,11 @@ def arena_get(*, code: str) -> Arena:
     return arena
 
 
+def takes_part(*, arena_id: int, player_id: int | None) -> bool:
+    """Whether the player has joined the arena (None, a visitor without a player: no)."""
+    return player_id is not None and Participant.objects.filter(arena_id=arena_id, player_id=player_id).exists()
+
+
 def players_count(*, arena: Arena) -> int:
     return Participant.objects.filter(arena=arena).count()
 

@@ -7,6 +7,7 @@ import contextlib
 import datetime
 import logging
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -45,6 +46,8 @@ COUNTED_REVIEWS = ("", Game.Review.CLEARED)
 # Deal k+1 is certified in the background as soon as someone reaches deal k, so that nobody waits for
 # the solver between two games (one thread a process: the certifications of one arena follow each other).
 _ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-deals")
+# Locks a deal's derivation takes in this process (by arena and k, shared by a few deals at most).
+_DERIVING = tuple(threading.Lock() for _ in range(16))
 
 
 def group(code: str) -> str:
@@ -119,13 +122,26 @@ def _arena_create(
     raise RuntimeError("no free arena code found")
 
 
+def _stored_deal(arena: Arena, k: int) -> Deal | None:
+    stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
+    return stored.deal if stored is not None else None
+
+
 def arena_deal(*, arena: Arena, k: int) -> Deal:
     """Deal `k` of the arena, derived and certified by the solver on first need (as the daily deal is),
     its winning lines withheld until the arena ends."""
-    stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
+    stored = _stored_deal(arena, k)
     if stored is not None:
-        return stored.deal
-    # The solver runs outside any transaction and lock, in the solver pool so that a web process's
+        return stored
+    # Hundreds of participants reach a deal within seconds of each other: one thread of the process
+    # derives it while the others wait for it here, instead of each deriving it again.
+    with _DERIVING[hash((arena.pk, k)) % len(_DERIVING)]:
+        stored = _stored_deal(arena, k)
+        return stored if stored is not None else _derive_deal(arena=arena, k=k)
+
+
+def _derive_deal(*, arena: Arena, k: int) -> Deal:
+    # The solver runs outside any transaction, in the solver pool so that a web process's
     # event loop does not wait on it; two derivations of one deal give the same deal.
     try:
         derived = solver_run(deals.certified_arena_deal, arena.seed, k, time_limit=CERTIFY_SECONDS)
@@ -260,7 +276,13 @@ def participant_recount(*, participant_id: int) -> Participant:
         points = games = wins = 0
         reached_at = participant.joined_at
         previous_won = False
-        rows = ArenaGame.objects.filter(participant=participant).select_related("game__deal").order_by("k")
+        # Neither the games' lines nor their deals: only a game finished after the end needs its deal.
+        rows = (
+            ArenaGame.objects.filter(participant=participant)
+            .select_related("game")
+            .defer("game__moves", "game__verdicts", "game__risk_reasons")
+            .order_by("k")
+        )
         for row in rows:
             game = row.game
             counted = game.status == Game.Status.FINISHED and game.review in COUNTED_REVIEWS

@@ -12,11 +12,15 @@ HTTP (POST /api/games/<id>/finish); a win finishes it by itself. Either way the 
 next game (`next`), whose socket the participant opens to play on. Spectators (visitors without a
 session) open the arena socket only, spread over the processes.
 
-Printed: the move ack p99 (move sent → its ack); finished game → standings p99, over every socket: for
-each finish and each arena socket open then, from the finish's answer to the first standings frame whose
-`at` (the server's clock when it read the standings) is after that answer; the most standings frames one
-socket got within any one second; and the loss: moves never acknowledged, finishes that some socket
-never saw in its standings, next games never pushed, sockets closed by the server. Asserts nothing.
+Printed: the move ack p99 (move sent → its ack); finished game → standings p99, over the sockets whose
+view the finish changes (a socket is sent standings only when what it shows changed): the finisher's own
+arena socket, and every arena socket open then when the finisher is in the top ten afterwards; from the
+finish's answer to the first standings frame whose `at` (the server's clock when it read the standings)
+is after that answer; the most standings frames one socket got within any one second; the loss: moves
+never acknowledged, finishes that a socket never saw in its standings, next games never pushed, sockets
+closed by the server; the Daphne processes' CPU seconds per move; and each of the four targets (ack p99
+under 100 ms, finish → standings p99 within 1.5 s, at most one standings frame a second, no loss), met
+or not. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from bench.cluster import (  # noqa: E402
     bounded,
     log_problems,
     machine_busy_seconds,
+    process_cpu_seconds,
     run_bench,
 )
 from bench.load import open_socket, percentile, print_report, spread_ms  # noqa: E402
@@ -65,6 +70,12 @@ SOCKETS_OPENING_AT_ONCE = 32
 NEXT_TIMEOUT_S = 10.0
 # After the last move, the run waits this long for the last acks and standings.
 SETTLE_S = 5.0
+# The rows every socket's standings show (arenas.selectors.TOP).
+TOP = 10
+# The targets (issue "Arenas and TV"): move ack p99, finish → standings p99, standings frames a second.
+ACK_P99_TARGET_S = 0.1
+STANDINGS_P99_TARGET_S = 1.5
+FRAMES_A_SECOND_TARGET = 1
 
 
 @dataclass(slots=True)
@@ -112,17 +123,24 @@ class Participant:
 
 @dataclass(slots=True)
 class Listener:
-    """An arena socket's standings frames: (when received, the server's `at`)."""
+    """An arena socket's standings frames: (when received, the server's `at`, the rank of the socket's
+    own row or None for a spectator)."""
 
     opened: float = 0.0
-    frames: list[tuple[float, float]] = field(default_factory=list)
+    frames: list[tuple[float, float, int | None]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    participant: int  # its index
+    sent: float  # wall clock
+    answered: float
 
 
 @dataclass(slots=True)
 class Tally:
     errors: Counter[str] = field(default_factory=Counter)
-    # Each finish: (when it was sent, when its answer came), wall clock.
-    finishes: list[tuple[float, float]] = field(default_factory=list)
+    finishes: list[Finish] = field(default_factory=list)
     closing: bool = False
     moves_sent: int = 0
     moves_unacked: int = 0
@@ -153,7 +171,8 @@ async def listen_arena(
             message = json.loads(text)
             kind = message.get("t")
             if kind == "standings":
-                listener.frames.append((time.time(), message["at"]))
+                rank = message["me"]["rank"] if message.get("me") else None
+                listener.frames.append((time.time(), message["at"], rank))
             elif kind == "next" and participant is not None:
                 participant.next_game = message["game"]
                 participant.next_waiting.set()
@@ -217,7 +236,7 @@ async def play_game(
                 if status != 200:
                     tally.errors[f"finish answered {status}"] += 1
                     return False
-                tally.finishes.append((sent, time.time()))
+                tally.finishes.append(Finish(participant.index, sent, time.time()))
                 return True
             move = rng.choice(moves)
             position = apply_move(position, move)
@@ -231,7 +250,7 @@ async def play_game(
             if position.won:
                 answer = await asyncio.wait_for(acks[n], timeout=NEXT_TIMEOUT_S)
                 if answer.get("t") == "ack":
-                    tally.finishes.append((sent, time.time()))
+                    tally.finishes.append(Finish(participant.index, sent, time.time()))
                     return True
                 return False
         return False
@@ -273,7 +292,16 @@ async def participate(
         participant.game = participant.next_game
 
 
-async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> tuple[list[Participant], list[Listener], Tally]:
+@dataclass(slots=True)
+class Run:
+    participants: list[Participant]
+    listeners: list[Listener]
+    own: dict[int, Listener]  # each participant's arena socket, by its index
+    tally: Tally
+    server_cpu_s: float  # the Daphne processes' CPU seconds over the play
+
+
+async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
     creator = Http(daphnes[0])
     creator.visit()
     status, arena = creator.call("POST", "/api/arenas", {"minutes": 120, "starts_in": 0})
@@ -290,6 +318,7 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> tuple[list
     tally = Tally()
     limit = asyncio.Semaphore(SOCKETS_OPENING_AT_ONCE)
     listeners: list[Listener] = []
+    own: dict[int, Listener] = {}
     readers: list[asyncio.Task[None]] = []
     sockets: list[ClientConnection] = []
 
@@ -297,6 +326,8 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> tuple[list
         socket = await open_socket(f"ws://127.0.0.1:{daphne.port}/ws/arenas/{code}/", daphne, cookie, limit)
         listener = Listener(opened=time.time())
         listeners.append(listener)
+        if participant is not None:
+            own[participant.index] = listener
         sockets.append(socket)
         readers.append(loop.create_task(listen_arena(socket, listener, tally, participant)))
 
@@ -306,12 +337,14 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> tuple[list
     )
     print(f"{len(sockets)} arena sockets open; playing {args.duration:.0f} s", file=sys.stderr)
     busy_before = machine_busy_seconds()
+    cpu_before = sum(process_cpu_seconds(daphne.pid) for daphne in daphnes)
     stop_at = time.perf_counter() + args.duration
     await asyncio.gather(
         *(participate(p, limit, interval=1 / args.rate, stop_at=stop_at, tally=tally) for p in participants)
     )
     await asyncio.sleep(SETTLE_S)
     busy_after = machine_busy_seconds()
+    server_cpu_s = sum(process_cpu_seconds(daphne.pid) for daphne in daphnes) - cpu_before
     tally.closing = True
     for socket in sockets:
         await socket.close()
@@ -319,31 +352,49 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> tuple[list
         reader.cancel()
     used = (busy_after[0] - busy_before[0]) / max(1e-9, busy_after[1] - busy_before[1])
     tally.errors["(machine busy over the run, %)"] = round(100 * used)
-    return participants, listeners, tally
+    return Run(list(participants), listeners, own, tally, server_cpu_s)
 
 
-def standings_delays(listeners: Sequence[Listener], finishes: Sequence[tuple[float, float]]) -> tuple[list[float], int]:
-    """For each finish and each socket open then, the delay to the first standings frame that surely
-    holds it: read (`at`) after the finish's answer came, measured from that answer. A frame read
-    between the finish's commit and its answer would hold it sooner, so the figure errs long. When no
-    frame was read after the answer (no later change), the first read after the finish was sent, from
-    then. Also how many (finish, socket) pairs had no frame read after the finish was sent at all."""
+def first_frame_holding(listener: Listener, finish: Finish) -> tuple[float, int | None] | None:
+    """The delay to the first standings frame of `listener` that surely holds `finish`, and that frame's
+    own rank: read (`at`) after the finish's answer came, measured from that answer. A frame read between
+    the finish's commit and its answer would hold it sooner, so the figure errs long. When no frame was
+    read after the answer (no later change), the first read after the finish was sent, from then. None
+    when no frame was read after the finish was sent at all."""
+    read_times = [at for _, at, _ in listener.frames]
+    for since in (finish.answered, finish.sent):
+        place = bisect.bisect_left(read_times, since)
+        if place < len(read_times):
+            received, _, rank = listener.frames[place]
+            return received - since, rank
+    return None
+
+
+def standings_delays(
+    listeners: Sequence[Listener], own: dict[int, Listener], finishes: Sequence[Finish]
+) -> tuple[list[float], int]:
+    """For each finish and each socket whose view it changes (the finisher's own socket; every socket open
+    then when the finisher is in the top ten afterwards), the delay to the first standings frame that holds
+    it; and how many of those (finish, socket) pairs never got one."""
     delays: list[float] = []
     missed = 0
-    for listener in listeners:
-        read_times = [at for _, at in listener.frames]
-        for sent, answered in finishes:
-            if sent < listener.opened:
+    for finish in finishes:
+        seen = first_frame_holding(own[finish.participant], finish)
+        if seen is None:
+            missed += 1
+            continue
+        delays.append(seen[0])
+        rank = seen[1]
+        if rank is None or rank > TOP:
+            continue
+        for listener in listeners:
+            if listener is own[finish.participant] or finish.sent < listener.opened:
                 continue
-            place = bisect.bisect_left(read_times, answered)
-            if place < len(read_times):
-                delays.append(listener.frames[place][0] - answered)
-                continue
-            place = bisect.bisect_left(read_times, sent)
-            if place < len(read_times):
-                delays.append(listener.frames[place][0] - sent)
-            else:
+            other = first_frame_holding(listener, finish)
+            if other is None:
                 missed += 1
+            else:
+                delays.append(other[0])
     return delays, missed
 
 
@@ -352,13 +403,17 @@ def most_frames_in_a_second(listeners: Sequence[Listener], *, by_server_clock: b
     when the server read them (`at`), which the client's own delays cannot bunch together."""
     most = 0
     for listener in listeners:
-        times = [at if by_server_clock else received for received, at in listener.frames]
+        times = [at if by_server_clock else received for received, at, _ in listener.frames]
         start = 0
         for end, moment in enumerate(times):
             while moment - times[start] >= 1.0:
                 start += 1
             most = max(most, end - start + 1)
     return most
+
+
+def target(met: bool, figure: str) -> str:
+    return f"{'met' if met else 'NOT MET'}: {figure}"
 
 
 def main() -> None:
@@ -372,11 +427,21 @@ def main() -> None:
     allow_open_files(2 * (2 * args.participants + args.spectators) + 256)
     extra = {"SOCKETS_PER_ADDRESS": "1000000", "API_VISITOR_RATE": "1000000/minute", "FAIR_PLAY_REVIEW_RISK": "101"}
     with bench_cluster(args, name="arena", extra_env=extra) as daphnes:
-        participants, listeners, tally = asyncio.run(run(args, daphnes))
+        done = asyncio.run(run(args, daphnes))
         server_log = [line for daphne in daphnes for line in log_problems(daphne)]
-    acks = [delay for participant in participants for delay in participant.acked]
-    delays, missed = standings_delays(listeners, tally.finishes)
+    tally, listeners = done.tally, done.listeners
+    acks = sorted(delay for participant in done.participants for delay in participant.acked)
+    delays, missed = standings_delays(listeners, done.own, tally.finishes)
     ordered = sorted(delays)
+    ack_p99 = percentile(acks, 0.99) if acks else float("inf")
+    standings_p99 = percentile(ordered, 0.99) if ordered else float("inf")
+    most_frames = most_frames_in_a_second(listeners, by_server_clock=True)
+    lost = (
+        tally.moves_unacked
+        + missed
+        + tally.next_late
+        + sum(count for what, count in tally.errors.items() if "closed by the server" in what)
+    )
     rows = [
         (
             "run",
@@ -385,12 +450,16 @@ def main() -> None:
         ),
         ("move ack", spread_ms(acks)),
         ("finished game → standings", spread_ms(delays, of="(finish, socket) pairs")),
-        ("finish → standings p99", f"{percentile(ordered, 0.99):.2f} s" if ordered else "none measured"),
         ("games finished", str(len(tally.finishes))),
         (
             "standings frames / socket / s",
-            f"at most {most_frames_in_a_second(listeners, by_server_clock=True)} by the server's clock, "
+            f"at most {most_frames} by the server's clock, "
             f"{most_frames_in_a_second(listeners, by_server_clock=False)} by arrival here",
+        ),
+        (
+            "server CPU",
+            f"{done.server_cpu_s:.1f} s in the Daphne processes, "
+            f"{1000 * done.server_cpu_s / max(1, tally.moves_sent):.2f} ms a move (finishes, standings included)",
         ),
         (
             "loss",
@@ -400,6 +469,20 @@ def main() -> None:
     ]
     if tally.errors:
         rows.append(("errors and notes", ", ".join(f"{what}: {count}" for what, count in tally.errors.items())))
+    rows += [
+        ("target: move ack p99 < 100 ms", target(ack_p99 < ACK_P99_TARGET_S, f"{1000 * ack_p99:.1f} ms")),
+        (
+            "target: finish → standings p99 ≤ 1.5 s",
+            target(standings_p99 <= STANDINGS_P99_TARGET_S, f"{standings_p99:.2f} s")
+            if ordered
+            else target(False, "no game finished: a longer --duration"),
+        ),
+        (
+            "target: ≤ 1 standings frame / s",
+            target(most_frames <= FRAMES_A_SECOND_TARGET, f"at most {most_frames} by the server's clock"),
+        ),
+        ("target: no loss", target(lost == 0, f"{lost} lost (moves, standings, next games, sockets)")),
+    ]
     print_report(rows, stopped=Counter(), server_log=server_log)
 
 

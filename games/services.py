@@ -290,8 +290,9 @@ def _record_finish(
     line: Sequence[Sequence[int]] | None = None,
 ) -> None:
     """Store the result. A ranked one is assessed on its timing and history now (held for review when
-    that is enough), and with the solver's verdicts once this commits (game_assess). `move` is the
-    finishing move, `line` the line a finish brought in place of the stored one."""
+    that is enough), and with the solver's verdicts once this commits (game_assess; an arena game's by
+    `manage.py assess_games`). `move` is the finishing move, `line` the line a finish brought in place
+    of the stored one."""
     seconds = max(0, int((now - game.started_at).total_seconds()))
     game.status = Game.Status.FINISHED
     game.finished_at = now
@@ -309,7 +310,10 @@ def _record_finish(
         game.risk = found.risk
         game.risk_reasons = [reason.as_json() for reason in found.reasons]
         game.review = Game.Review.PENDING if assessment.held(found) else ""
-        transaction.on_commit(partial(assessment.in_background, partial(_assess_now, game.pk), game.pk))
+        # An arena's hundreds of players finish a game every minute or so each: their solver part is left
+        # to `manage.py assess_games`, so that it does not take the solver pool the arena's deals need.
+        if game.mode != Game.Mode.ARENA:
+            transaction.on_commit(partial(assessment.in_background, partial(_assess_now, game.pk), game.pk))
     logger.info(
         "game %s finished: piles=%s seconds=%s score=%s risk=%s", game.pk, piles, seconds, game.score, game.risk
     )

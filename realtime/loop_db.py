@@ -114,7 +114,10 @@ class LoopConnections:
         here, it costs no move its "try again". A look at the socket, no round trip."""
         while self.idle:
             connection = self.idle.pop()
-            if not select.select([connection.pgconn.socket], [], [], 0)[0]:
+            # poll(), not select(): a process with many sockets has descriptors past select()'s 1,024.
+            ended = select.poll()
+            ended.register(connection.pgconn.socket, select.POLLIN)
+            if not ended.poll(0):
                 return connection
             self.open -= 1
             await connection.close()

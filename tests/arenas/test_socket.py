@@ -17,6 +17,7 @@ from accordion_site.asgi import application
 from accounts.models import Player
 from arenas import services
 from arenas.models import Arena
+from realtime.bus import Message, publish
 from tests.games.sockets import FROM_THE_SITE, session_cookie_for
 
 from .conftest import current_game, lose, win
@@ -40,6 +41,14 @@ async def until(socket: WebsocketCommunicator, kind: str, *, timeout: float = 5)
 
 
 join = sync_to_async(services.arena_join)
+
+
+async def spectating(arena: Arena, *, player: Player, spectator: Player) -> WebsocketCommunicator:
+    """`player` takes part; `spectator`'s arena socket, its first frame read."""
+    await join(code=arena.code, player=player, now=timezone.now())
+    socket = await arena_socket(arena.code, spectator)
+    await until(socket, "arena")
+    return socket
 
 
 async def test_the_first_frame_is_the_arena_with_its_standings(player: Player, live_arena: Arena) -> None:
@@ -97,9 +106,7 @@ async def test_a_participant_whose_game_ends_gets_the_next_one_and_everyone_the_
 async def test_standings_come_at_most_once_a_second_per_socket(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
-    await join(code=live_arena.code, player=player, now=timezone.now())
-    spectator = await arena_socket(live_arena.code, other_player)
-    await until(spectator, "arena")
+    spectator = await spectating(live_arena, player=player, spectator=other_player)
     arrivals: list[tuple[float, dict[str, Any]]] = []
 
     async def read() -> None:
@@ -157,3 +164,50 @@ async def test_at_the_start_a_participant_gets_the_first_game(player: Player) ->
     first = await until(socket, "next", timeout=10)
     assert first["game"]["status"] == "playing" and len(first["game"]["deal"]) == 52
     await socket.disconnect()
+
+
+async def test_the_standings_count_the_spectators(player: Player, other_player: Player, live_arena: Arena) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    mine = await arena_socket(live_arena.code, player)
+    assert (await until(mine, "arena"))["spectators"] == 0
+    spectators = [await arena_socket(live_arena.code, who) for who in (other_player, None)]
+    for spectator in spectators:
+        await until(spectator, "arena")
+    standings = await until(mine, "standings", timeout=10)
+    while standings["spectators"] < 2:
+        standings = await until(mine, "standings", timeout=10)
+    assert standings["spectators"] == 2 and standings["players"] == 1
+    await spectators[0].disconnect()
+    while standings["spectators"] != 1:
+        standings = await until(mine, "standings", timeout=10)
+    await spectators[1].disconnect()
+    await mine.disconnect()
+
+
+async def test_a_change_that_leaves_a_socket_s_view_as_it_was_sends_it_nothing(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    spectator = await spectating(live_arena, player=player, spectator=other_player)
+    assert (await until(spectator, "standings", timeout=10))["spectators"] == 1  # itself, once counted
+    publish(Message(group=services.group(live_arena.code), kind="changed", data={}))
+    assert await spectator.receive_nothing(timeout=2.5)
+    await sync_to_async(lose)(await sync_to_async(current_game)(live_arena, player), at=timezone.now())
+    assert (await until(spectator, "standings"))["standings"][0]["games"] == 1
+    await spectator.disconnect()
+
+
+async def test_a_player_who_has_just_joined_is_no_spectator(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    watching = await spectating(live_arena, player=player, spectator=other_player)  # the standings are read
+    await join(code=live_arena.code, player=other_player, now=timezone.now())
+    playing = await arena_socket(live_arena.code, other_player)
+    frames = [await until(playing, "arena")]
+    until_then = asyncio.get_running_loop().time() + 3
+    while asyncio.get_running_loop().time() < until_then:
+        if not await playing.receive_nothing(timeout=0.2):
+            frames.append(await playing.receive_json_from())
+    assert frames[-1]["players"] == 2
+    assert max(frame["spectators"] for frame in frames if "spectators" in frame) == 1  # the other socket
+    await playing.disconnect()
+    await watching.disconnect()

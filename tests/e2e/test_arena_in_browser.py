@@ -1,7 +1,7 @@
 """Arenas in real Chromium against a real Daphne: a player opens an arena from the arenas page, joins
 it and plays on its page; a win brings the next deal at once and moves the standings every page shows;
-a spectator follows the standings and the top boards, and opens a player's game from the standings;
-the results replay every game; the profile lists the arena. On a Persian phone too."""
+a spectator, counted on the page, follows the standings and the top boards, and opens a player's game
+from the standings; the results replay every game; the profile lists the arena. On a Persian phone too."""
 
 from __future__ import annotations
 
@@ -131,6 +131,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
     with player_page(browser, site_url) as spectator:
         spectator.goto(f"/arenas/{code}")
         expect(spectator.get_by_test_id("arena-join")).to_be_visible()
+        expect(page.get_by_test_id("arena-spectators")).to_have_text("1 watching")
         expect(spectator.locator('[data-testid="top-board"]')).to_have_count(2)
         expect(spectator.locator(f'[data-testid="top-board"][data-game="{friend_game}"] {PILE}')).to_have_count(52)
         standing(spectator, me(friend)).get_by_test_id("standing-watch").click()

@@ -1,10 +1,12 @@
 """The event loop's own connections (realtime/loop_db.py): with all of them busy, a statement waits a
 moment for one to be handed back, and takes the database threads (LoopConnectionsBusy) only when none
-is handed back in time."""
+is handed back in time; an idle one is used again whatever its descriptor's number."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import resource
 
 import pytest
 from django.test import override_settings
@@ -48,3 +50,21 @@ async def test_a_statement_goes_elsewhere_when_the_busy_connection_is_held_longe
         assert (connections.open, connections.waiting) == (1, type(connections.waiting)())
     finally:
         await connections.close()
+
+
+@override_settings(DATABASE_LOOP_CONNECTIONS=1)
+async def test_an_idle_connection_past_descriptor_1024_is_used_again():
+    """A process with over a thousand sockets: its loop connection's descriptor is past select()'s limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    taken = [os.open(os.devnull, os.O_RDONLY) for _ in range(max(0, 1100 - len(os.listdir("/proc/self/fd"))))]
+    connections = LoopConnections()
+    try:
+        assert await connections.execute("SELECT 1", []) == (1,)
+        assert await connections.execute("SELECT 2", []) == (2,)  # the idle one, looked at first
+        assert connections.open == 1
+    finally:
+        await connections.close()
+        for descriptor in taken:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

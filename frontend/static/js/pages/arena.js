@@ -1,6 +1,6 @@
 // An arena's page: the countdown to its start and end on the server's clock, Join, the standings live
-// from the arena's socket (the top ten, your own row, the number of players), the top three boards
-// live (live_board.js on their watch sockets), and a participant's current game, played on the game
+// from the arena's socket (the top ten, your own row, how many play and how many watch), the top three
+// boards live (live_board.js on their watch sockets), and a participant's current game, played on the game
 // page's board (play.js) on the game's own socket. The next game comes the moment one ends: the
 // socket's `next`, or POST /next if it is slow. main() runs the page; nothing runs on import.
 
@@ -31,6 +31,7 @@ class ArenaPage {
       connection: byTestId("connection"),
       clock: byTestId("arena-clock"),
       players: byTestId("arena-players"),
+      spectators: byTestId("arena-spectators"),
       join: byTestId("arena-join"),
       results: byTestId("arena-results"),
       message: byTestId("arena-message"),
@@ -98,10 +99,10 @@ class ArenaPage {
   }
 
   /** The arena, its top ten and this reader's row (`me`): on connect. */
-  onArena({ arena, standings, me }) {
+  onArena({ arena, standings, me, spectators }) {
     this.arena = { ...this.arena, ...arena };
     if (me) this.joined = true;
-    this.showStandings({ standings, me, players: arena.players });
+    this.showStandings({ standings, me, players: arena.players, spectators });
     this.render();
     if (this.joined && this.arena.state === "live" && !this.board) this.resume();
   }
@@ -216,7 +217,7 @@ class ArenaPage {
 
   // ---------------------------------------------------------------- drawing
 
-  showStandings({ standings, me, players }) {
+  showStandings({ standings, me, players, spectators }) {
     if (!Array.isArray(standings)) return;
     this.standings.show(standings, me ?? null, { live: this.arena?.state === "live" });
     if (me) {
@@ -227,6 +228,11 @@ class ArenaPage {
       this.arena = { ...this.arena, players };
       this.el.players.textContent = interpolate(ngettext("%(count)s player", "%(count)s players", players), {
         count: localDigits(players),
+      });
+    }
+    if (Number.isInteger(spectators)) {
+      this.el.spectators.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", spectators), {
+        count: localDigits(spectators),
       });
     }
     this.showTop(standings.slice(0, TOP_BOARDS));
