@@ -1,9 +1,5 @@
-"""The race room socket: parse a message, call one service, answer. No rules live here.
-
-Room messages and progress reach the socket through the process's bus (the room's group); what a
-command changed is announced by the services themselves once stored. Database work runs on the
-database threads.
-"""
+"""The race room socket: parse a message, call one service, answer. What a command changed is
+announced by the services once stored, and reaches the sockets through the room's bus group."""
 
 from __future__ import annotations
 
@@ -34,10 +30,10 @@ logger = logging.getLogger(__name__)
 class RaceConsumer(LiveSocket):
     async def connect(self) -> None:
         await self.accept()
-        self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # as asked for, for the log
+        self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # for the log
         self.code = normalize_room_code(self.requested) or ""
         self.player: Player | None = self.scope.get("player")
-        self.present: str | None = None  # this socket's entry in the room's presence, while it has one
+        self.present: str | None = None  # this socket's presence entry
         self.entered = False
         self.refused = False  # the room is withheld from this socket's player: it hears nothing more
         self.hold()
@@ -152,11 +148,9 @@ class RaceConsumer(LiveSocket):
             )
 
     async def _write_room(self, message: dict[str, Any], *, again: bool, frames: bool = True) -> None:
-        """The message's frames, unless this socket has a newer room already (`again`: send it even if
-        it is not newer, as on connect or a sync; `frames`: none, for a client that has this version);
-        a racer's own `start` when the message has one. A
-        room withheld from this socket's player (a ghost of today's daily chosen since it opened) is
-        refused instead, and the socket closed: it hears nothing of the room from then on."""
+        """The message's frames unless this socket has a newer room (`again`: even if not newer; `frames`:
+        none, for a client that has this version), and the racer's own `start`. A room now withheld
+        from this socket's player is refused instead, and the socket closed."""
         if self.refused or (message["version"] <= self.version_sent and not again):
             return
         try:

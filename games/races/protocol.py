@@ -1,8 +1,4 @@
-"""Typed messages of the race room socket: what a client may send, and what the server sends.
-
-The consumer turns raw text into one of these (or a ProtocolError with a reason) before any service
-runs. Server messages are built here and encoded once, however many sockets they go to.
-"""
+"""Typed messages of the race room socket: what a client may send, and what the server sends."""
 
 from __future__ import annotations
 
@@ -44,24 +40,19 @@ class LeaveMessage:
 
 @dataclass(frozen=True, slots=True)
 class RematchMessage:
-    """Ask for (or agree to) a rematch; the host's `confirm` starts it without waiting for the others."""
-
     n: int
     confirm: bool
 
 
 @dataclass(frozen=True, slots=True)
 class GhostMessage:
-    """The host races a finished game as a ghost (`game`), or drops the ghost (None)."""
-
     n: int
     game: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class SettingsMessage:
-    """The host sets the time limit (seconds) and the deal ("" for a fresh deal, or a deal code); None
-    leaves a setting as it is."""
+    """None leaves a setting as it is; a `code` of "" is a fresh deal."""
 
     n: int
     time_limit: int | None
@@ -70,14 +61,12 @@ class SettingsMessage:
 
 @dataclass(frozen=True, slots=True)
 class SyncMessage:
-    """Send the room again (after a gap in a racer's progress versions, or a deadline that passed)."""
-
     n: int
 
 
 @dataclass(frozen=True, slots=True)
 class MoveMessage:
-    """A move sent to the room: moves belong on the racer's own game socket, so it is always refused."""
+    """Always refused: moves belong on the racer's own game socket."""
 
     n: int
 
@@ -142,9 +131,6 @@ def parse_client_message(text: str | None) -> ClientMessage:
     raise ProtocolError(
         _("unknown message type %(type)r: use %(types)s") % {"type": kind, "types": _TYPES}, n=n, code="unknown_type"
     )
-
-
-# --- server → client ------------------------------------------------------------------------------
 
 
 @outgoing("welcome")

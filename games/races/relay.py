@@ -1,19 +1,11 @@
-"""This process's side of the race rooms that have sockets here.
+"""This process's side of the race rooms that have sockets here: one relay per room, a listener of the
+room's bus group `race.<code>` (room messages, encoded once where the change was made).
 
-- The relay and the room's local sockets hear the room's bus group `race.<code>` (one subscription
-  per room per process): room messages, encoded once where the change was made.
-- Progress comes from the racers' own games: while a room races, its relay follows each racer's game
-  on the bus, and turns each event (its plain `data`, not its frame) into one `progress` frame for all
-  the room's local sockets, once per process, not once per socket.
-- Each relay acts on the room's clock: at the start signal, at the time limit, and when a host who
-  closed every socket has been away long enough to hand the room over, it asks
-  `services.race_advance`, so the race starts and ends even if no message arrives (every process with
-  sockets in the room tries; the room's lock lets one act). A read or a
-  join does the same, so a room whose processes all restarted still starts and ends.
-- Ghosts are replayed here: their stored events, at their original offsets from the start signal.
-- Who is connected: a racer's room sockets are present in the room's group (realtime/presence.py).
-  When the racers present differ from those the room last showed as connected (a socket closed here or
-  elsewhere, or a dead process's sockets expired), the relay asks `services.race_presence` to store it.
+While a room races, its relay follows each racer's game and turns each event into one `progress` frame
+for all the room's local sockets; it replays ghosts at their original offsets; it asks
+`services.race_advance` at the room's due times (start, time limit, a host away), so a race starts
+and ends without any message; and when the racers present (realtime/presence.py) differ from those
+the room shows as connected, it asks `services.race_presence` to store it.
 """
 
 from __future__ import annotations
@@ -41,7 +33,6 @@ logger = logging.getLogger(__name__)
 
 
 async def advance_at(code: str, at: datetime.datetime) -> None:
-    """At `at`, do what the room's clock says is due."""
     await asyncio.sleep(max(0.0, (at - timezone.now()).total_seconds()))
     await db_call(services.race_advance)(code=code, now=timezone.now())
 
@@ -62,7 +53,6 @@ class RoomRelay:
         self.tasks: dict[str, tuple[datetime.datetime | None, asyncio.Task[None]]] = {}
 
     async def hear(self, message: Message) -> None:
-        """Called by the bus with each message of the room's group and of its racers' games."""
         if message.kind == ROOM:
             assert message.data is not None
             await self.catch_up(message.data)
@@ -70,8 +60,7 @@ class RoomRelay:
             await self._progress_from(message)
 
     async def catch_up(self, message: dict[str, Any]) -> None:
-        """Act on a room message newer than any this process has acted on: a socket that arrives in a
-        room already racing brings the room here first (nothing else would tell a new relay)."""
+        """Act on a room message newer than any acted on (a new socket brings the room to a new relay)."""
         if message["version"] > self.version:
             self.version = message["version"]
             self.racers = message["racers"]
@@ -92,13 +81,10 @@ class RoomRelay:
             await stop_task(task)
         await self._unfollow_all()
 
-    # --- internals ---
-
     async def _progress(self, v: int, progress: dict[str, Any]) -> None:
         await self.bus.deliver(Message(self.group, "progress", v, protocol.encode(progress)))
 
     async def _track(self, message: dict[str, Any]) -> None:
-        """Follow the racers' games and set the timers the room's state calls for."""
         state = message["state"]
         if state == Room.State.RACING:
             for game_id, racer_id, player_id in message["games"]:
@@ -117,7 +103,6 @@ class RoomRelay:
                 self._run(f"ghost {racer_id}", starts_at, play)
         else:
             self._cancel(*[name for name in self.tasks if name != "host"])
-        # A host away from the lobby or the result: at the due time the room passes to another racer.
         host_away_until = _when(message["host_away_until"])
         if host_away_until is not None:
             self._run("host", host_away_until, self._advance_at(host_away_until))
@@ -125,7 +110,7 @@ class RoomRelay:
             self._cancel("host")
 
     def _run(self, name: str, at: datetime.datetime | None, work: Any) -> None:
-        """Run `work` as the task `name`, unless the same is already set for the same time."""
+        """Run `work` as the task `name`, unless it is already set for the same time."""
         current = self.tasks.get(name)
         if current is not None and current[0] == at and at is not None and not current[1].done():
             work.close()
@@ -159,8 +144,7 @@ class RoomRelay:
     async def _replay_ghost(
         self, racer_id: int, player_id: int, game_id: int, starts_at: datetime.datetime, time_limit: int
     ) -> None:
-        """The ghost's events, each at its offset from the start signal (those already past are in the
-        room its sockets were sent)."""
+        """The ghost's events still to come, each at its offset from the start signal."""
         steps = await db_call(_ghost_steps)(game_id)
         for step in steps:
             if step.offset > time_limit:
@@ -181,8 +165,6 @@ def _ghost_steps(game_id: int) -> list[GhostStep]:
 
 
 class Rooms:
-    """The relays of this process: a service of its bus."""
-
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.relays: dict[str, RoomRelay] = {}
@@ -205,7 +187,6 @@ class Rooms:
             await db_call(services.race_presence)(code=relay.code, now=timezone.now())
 
     async def enter(self, code: str, socket: Listener) -> RoomRelay:
-        """Bring `socket` into the room: it and the room's relay hear the room's group."""
         async with self.ready:
             relay = self.relays.get(code)
             if relay is None:
@@ -230,14 +211,12 @@ class Rooms:
         await relay.close()
 
     def advance_later(self, code: str, at: datetime.datetime) -> None:
-        """Ask `services.race_advance` of the room at `at`, though no socket of it may be left here by
-        then (a race whose racers all closed their tabs ends so)."""
+        """`services.race_advance` at `at`, though no socket of the room may be left here by then."""
         task = asyncio.get_running_loop().create_task(advance_at(code, at), name=f"race {code} due")
         self.due.add(task)
         task.add_done_callback(self.due.discard)
 
     async def stop(self) -> None:
-        """Stop every relay (for an event loop that is about to close)."""
         for relay in list(self.relays.values()):
             await relay.close()
         self.relays.clear()
@@ -246,5 +225,4 @@ class Rooms:
 
 
 async def rooms() -> Rooms:
-    """This process's rooms, started on first use."""
     return await bus().service("rooms", Rooms, Rooms.start)

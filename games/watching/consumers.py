@@ -1,10 +1,5 @@
-"""The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/). They only listen.
-
-Both are fed by this process's watching machinery (runtime.py), through the process's bus. A
-watcher's `state` is serialised once per version of the game in each process: when a thousand
-watchers arrive on a popular game, one of them pays for the serializer, the others get a copy with
-their own server clock.
-"""
+"""The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/): they only listen,
+fed by this process's watching machinery (runtime.py) through the bus."""
 
 from __future__ import annotations
 
@@ -43,7 +38,7 @@ _clock = serializers.DateTimeField()
 
 
 def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
-    """`game_payload(game, now=now)` of a game in progress, from the copy kept for its version."""
+    """`game_payload(game, now=now)`, serialised once per version: a crowd arriving pays for it once."""
     return {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
 
 
@@ -63,9 +58,6 @@ class CatchUp:
 
 
 class ListenOnly(LiveSocket):
-    """A socket that only listens: each message it sends is answered with a `read_only` reject, and a
-    flood with `rate_limited` rejects, then close 4429."""
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self.over_rate():
             await self.send(text_data=protocol.read_only())
@@ -120,16 +112,14 @@ class WatchConsumer(ListenOnly):
             self._leave()
 
     def _leave(self) -> None:
-        """Out of the audience and the count, without awaiting anything: this runs as a socket is torn
-        down, when it may not get another turn."""
+        """No await: a socket being torn down may not get another turn."""
         self.watching.leave(self.game_id, self)
         if self.counted:
             self.counted = False
             self.watching.presence.leave(self.entry)  # type: ignore[union-attr]
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
-        """What brings this watcher up to date: the events after version `since`, or else the whole game
-        (refused once the game has ended: there is nothing left to watch, only its replay)."""
+        """The events after version `since`, or else the whole game (none once it has ended: its replay)."""
         now = timezone.now()
         game = watch_admit(game_id=self.game_id, viewer=self.viewer, today=now.date())
         owner = self.viewer is not None and game.player_id == self.viewer.pk
