@@ -98,13 +98,13 @@ class RaceConsumer(LiveSocket):
         try:
             await db_call(self._apply)(message)
         except ServiceError as error:
-            logger.info("race %s: %s refused (%s): %s", self.code, type(message).__name__, error.code, error.message)
+            logger.info("race %s: %s refused (%s): %s", self.code, message.kind, error.code, error.message)
             await self.send_content(protocol.reject(n=message.n, error=error.message, code=error.code))
             return
         except OUTAGES as error:
             await self.answer_outage(message.n, error)
             return
-        if isinstance(message, protocol.SyncMessage):
+        if message.kind == "sync":
             fresh = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
             await self._write_room(fresh, again=True)
         await self.send_content(protocol.ack(n=message.n))
@@ -121,24 +121,23 @@ class RaceConsumer(LiveSocket):
 
     # --- internals ---
 
-    def _apply(self, message: protocol.ClientMessage) -> None:
-        now = timezone.now()
-        code, player = self.code, self.player
-        if isinstance(message, protocol.ReadyMessage):
+    def _apply(self, message: protocol.RoomCommand) -> None:
+        now, code, player, kind = timezone.now(), self.code, self.player, message.kind
+        if kind == "ready":
             services.race_ready(code=code, player=player, ready=message.ready, now=now)
-        elif isinstance(message, protocol.StartMessage):
+        elif kind == "start":
             services.race_start(code=code, player=player, now=now)
-        elif isinstance(message, protocol.KickMessage):
+        elif kind == "kick":
             services.race_kick(code=code, player=player, target=message.player, now=now)
-        elif isinstance(message, protocol.LeaveMessage):
+        elif kind == "leave":
             services.race_leave(code=code, player=player, now=now)
-        elif isinstance(message, protocol.RematchMessage):
+        elif kind == "rematch":
             services.race_rematch(code=code, player=player, confirm=message.confirm, now=now)
-        elif isinstance(message, protocol.SettingsMessage):
+        elif kind == "settings":
             services.race_settings(code=code, player=player, time_limit=message.time_limit, deal_code=message.code)
-        elif isinstance(message, protocol.GhostMessage):
+        elif kind == "ghost":
             services.race_ghost(code=code, player=player, game_id=message.game, now=now)
-        elif isinstance(message, protocol.SyncMessage):
+        elif kind == "sync":
             services.race_advance(code=code, now=now)
         elif room_get(code=code).state in (Room.State.LOBBY, Room.State.COUNTDOWN):
             raise NotStarted(_("the race has not started: no moves before the start signal"))

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
@@ -76,15 +77,16 @@ def race_abandoned_at(*, room: Room) -> datetime.datetime | None:
     """RACE_AWAY_SECONDS after the last racer still playing left, while all of them are away; else None."""
     if room.state != Room.State.RACING:
         return None
-    playing = list(
-        Racer.objects.filter(
-            room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True
-        ).filter(game__status=Game.Status.PLAYING)
-    )
+    playing = list(racing_seats(room=room).filter(game__status=Game.Status.PLAYING))
     away = [seat.away_since for seat in playing if not seat.connected]
     if not playing or len(away) < len(playing) or None in away:
         return None
     return max(moment for moment in away if moment is not None) + datetime.timedelta(seconds=RACE_AWAY_SECONDS)
+
+
+def racing_seats(*, room: Room) -> QuerySet[Racer]:
+    """The round's players still in the race: not kicked, not left."""
+    return Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
 
 
 def room_racers(*, room: Room) -> list[Racer]:

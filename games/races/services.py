@@ -51,8 +51,10 @@ from .selectors import (
     normalize_room_code,
     race_abandoned_at,
     racer_seat,
+    racing_seats,
     ranked_outcomes,
     room_check_visible,
+    room_racers,
     room_readers,
     waiting_for,
 )
@@ -83,15 +85,6 @@ def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> Ro
     room.version += 1
     room.save(update_fields=[*fields, "version"])
     return announce_on_commit(room.code, *kinds)
-
-
-def _seats(room: Room) -> list[Racer]:
-    """The round's seats not kicked (left ones too, for the standings)."""
-    return list(
-        Racer.objects.filter(room=room, round=room.round, kicked=False)
-        .select_related("player", "game", "ghost")
-        .order_by("joined_at", "pk")
-    )
 
 
 def _active_seat(room: Room, player: Player | None) -> Racer:
@@ -162,11 +155,7 @@ def _hand_over(room: Room, leaving: Player) -> list[str]:
 
 
 def _next_host(room: Room, host: Player | int) -> QuerySet[Racer]:
-    return (
-        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
-        .exclude(player=host)
-        .order_by("joined_at", "pk")
-    )
+    return racing_seats(room=room).exclude(player=host).order_by("joined_at", "pk")
 
 
 def _hand_over_if_host_away(room: Room, now: datetime.datetime) -> bool:
@@ -262,9 +251,7 @@ def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
 
 def _store_presence(room: Room, now: datetime.datetime) -> bool:
     """Mark each racer connected as presence has them, or away since their last socket left; changed?"""
-    seats = list(
-        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
-    )
+    seats = list(racing_seats(room=room))
     found = presence.store().seen(group_name(room.code), [racer_who(seat.player_id) for seat in seats])  # type: ignore[arg-type]
     changed = False
     for seat in seats:
@@ -301,7 +288,7 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     room = _lock_room(code)
     _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("start"))
-    humans = [seat for seat in _seats(room) if seat.player_id is not None]
+    humans = [seat for seat in room_racers(room=room) if seat.player_id is not None]
     ready = [seat for seat in humans if counts_ready(room=room, racer=seat)]
     present = [seat for seat in humans if counts_ready(room=room, racer=seat) or seat.away_since is None]
     if len(ready) < 2 and len(ready) < len(present):
@@ -313,7 +300,7 @@ def _start_if_everyone_ready(room: Room, now: datetime.datetime) -> None:
     """Count down once the racers present are all ready, one of them besides the host."""
     if room.state != Room.State.LOBBY:
         return
-    seats = _seats(room)
+    seats = room_racers(room=room)
     humans = [seat for seat in seats if seat.player_id is not None]
     others_ready = [seat for seat in humans if seat.player_id != room.host_id and seat.ready and seat.connected]
     if others_ready and not waiting_for(room=room, racers=seats):
@@ -381,7 +368,7 @@ def race_rematch(*, code: str, player: Player | None, confirm: bool, now: dateti
     room = _lock_room(code)
     asker = _host_seat(room, player) if confirm else _active_seat(room, player)
     _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
-    staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
+    staying = [seat for seat in room_racers(room=room) if seat.player_id is not None and seat.left_at is None]
     if not confirm:
         if not asker.rematch:
             asker.rematch = True
@@ -440,7 +427,7 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
         Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
         # A racer the room would now be withheld from refuses the ghost; watchers, the next room message.
         readers = room_readers(room=room, today=now.date())
-        for seat in _seats(room):
+        for seat in room_racers(room=room):
             if seat.player is not None and not withheld.admitted(readers, seat.player):
                 raise SpoilerWithheld(
                     gettext("game %(game)s stays hidden from %(nickname)s until its day is over")
@@ -467,7 +454,7 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
         end = _race_end_due(room, now)
         if end is None:
             return news
-        seats = _seats(room)
+        seats = room_racers(room=room)
         unfinished = [seat.game.pk for seat in seats if seat.game and seat.game.status == Game.Status.PLAYING]
         if not unfinished:
             _finish(room, seats, now=end)
@@ -493,7 +480,7 @@ def _race_end_due(room: Room, now: datetime.datetime) -> datetime.datetime | Non
 
 def _begin(room: Room) -> None:
     """The start signal: choose the deal, start every racer's game on it at `starts_at`."""
-    seats = _seats(room)
+    seats = room_racers(room=room)
     humans = [seat for seat in seats if seat.player is not None]
     if not humans:  # everyone left during the countdown: back to the lobby
         room.state = Room.State.LOBBY
@@ -535,7 +522,7 @@ def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
     room = Room.objects.select_for_update().filter(code=game.race_code).first()
     if room is None or room.state != Room.State.RACING:
         return
-    seats = _seats(room)
+    seats = room_racers(room=room)
     games = {seat.game_id for seat in seats if seat.player_id is not None}
     if game.pk not in games:
         return  # a game of an earlier round
