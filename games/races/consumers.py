@@ -119,8 +119,6 @@ class RaceConsumer(LiveSocket):
         elif message.kind == "progress" and not self.refused:
             await self.send(text_data=message.frame)
 
-    # --- internals ---
-
     def _apply(self, message: protocol.RoomCommand) -> None:
         now, code, player, kind = timezone.now(), self.code, self.player, message.kind
         if kind == "ready":

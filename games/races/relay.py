@@ -71,8 +71,7 @@ class RoomRelay:
         racer = self.followed.get(int(message.group.removeprefix("game.")))
         if racer is None:
             return
-        event = {**message.data, "v": message.v}
-        await self._progress(message.v, protocol.progress_from_event(racer=racer[0], player=racer[1], event=event))
+        await self._progress(*racer, {**message.data, "v": message.v})
 
     async def close(self) -> None:
         running = [task for _, task in self.tasks.values()]
@@ -81,8 +80,9 @@ class RoomRelay:
             await stop_task(task)
         await self._unfollow_all()
 
-    async def _progress(self, v: int, progress: dict[str, Any]) -> None:
-        await self.bus.deliver(Message(self.group, "progress", v, protocol.encode(progress)))
+    async def _progress(self, racer: int, player: int, event: dict[str, Any]) -> None:
+        progress = protocol.progress_from_event(racer=racer, player=player, event=event)
+        await self.bus.deliver(Message(self.group, "progress", event["v"], protocol.encode(progress)))
 
     async def _track(self, message: dict[str, Any]) -> None:
         state = message["state"]
@@ -154,10 +154,7 @@ class RoomRelay:
             if delay < 0:
                 continue
             await asyncio.sleep(delay)
-            event = {**step.event, "at": due.isoformat()}
-            await self._progress(
-                step.event["v"], protocol.progress_from_event(racer=racer_id, player=player_id, event=event)
-            )
+            await self._progress(racer_id, player_id, {**step.event, "at": due.isoformat()})
 
 
 def _ghost_steps(game_id: int) -> list[GhostStep]:

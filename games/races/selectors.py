@@ -38,9 +38,11 @@ def normalize_room_code(code: str) -> str | None:
     return cleaned
 
 
-def room_get(*, code: str) -> Room:
+def room_get(*, code: str, lock: bool = False) -> Room:
+    """The room a code names (`lock`: locked for the transaction's writes), else RoomNotFound."""
     canonical = normalize_room_code(code)
-    room = Room.objects.filter(code=canonical).first() if canonical else None
+    rooms = Room.objects.select_for_update() if lock else Room.objects.all()
+    room = rooms.filter(code=canonical).first() if canonical else None
     if room is None:
         raise RoomNotFound(_("there is no race room %(code)r") % {"code": code[:20]})
     return room

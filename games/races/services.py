@@ -31,7 +31,6 @@ from .errors import (
     NotRacer,
     RaceError,
     RoomFull,
-    RoomNotFound,
     SpoilerWithheld,
     WrongState,
 )
@@ -48,12 +47,12 @@ from .selectors import (
     ROOM_CODE_LENGTH,
     counts_ready,
     host_away_until,
-    normalize_room_code,
     race_abandoned_at,
     racer_seat,
     racing_seats,
     ranked_outcomes,
     room_check_visible,
+    room_get,
     room_racers,
     room_readers,
     waiting_for,
@@ -70,14 +69,6 @@ class Joined:
     room: Room
     seat: Racer | None  # None: watching
     news: RoomNews
-
-
-def _lock_room(code: str) -> Room:
-    canonical = normalize_room_code(code)
-    room = Room.objects.select_for_update().filter(code=canonical).first() if canonical else None
-    if room is None:
-        raise RoomNotFound(gettext("there is no race room %(code)r") % {"code": code[:20]})
-    return room
 
 
 def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> RoomNews:
@@ -216,7 +207,7 @@ def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Jo
     (realtime/presence.py) before it joins, so its racer shows as connected."""
     news = race_advance(code=code, now=now)
     with transaction.atomic():
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         room_check_visible(room=room, player=player, today=now.date())
         seat = racer_seat(room=room, player=player)
         changed = False
@@ -241,7 +232,7 @@ def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Jo
 @transaction.atomic
 def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
     """Store which racers have a room socket present now; idempotent, so every process may ask."""
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     if not _store_presence(room, now):
         return RoomNews(code=room.code)
     news = _save(room)
@@ -269,7 +260,7 @@ def _store_presence(room: Room, now: datetime.datetime) -> bool:
 @transaction.atomic
 def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.datetime) -> RoomNews:
     """The last racer present to be ready starts the countdown."""
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     seat = _active_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("change readiness"))
     if seat.ready == ready:
@@ -285,7 +276,7 @@ def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.d
 def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
     """The host starts the countdown with at least two racers ready (the host is), or everyone present;
     racers not ready watch this round."""
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("start"))
     humans = [seat for seat in room_racers(room=room) if seat.player_id is not None]
@@ -318,7 +309,7 @@ def _count_down(room: Room, humans: list[Racer], now: datetime.datetime) -> Room
 
 @transaction.atomic
 def race_kick(*, code: str, player: Player | None, target: int, now: datetime.datetime) -> RoomNews:
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("kick"))
     if player is not None and target == player.pk:
@@ -340,7 +331,7 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
     """Give up the seat: freed before the start; during the race the game ends as it stands."""
     news = RoomNews(code=code)
     with transaction.atomic():
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         seat = _active_seat(room, player)
         changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
         game_to_end = None
@@ -365,7 +356,7 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
 def race_rematch(*, code: str, player: Player | None, confirm: bool, now: datetime.datetime) -> RoomNews:
     """A racer asks for (or agrees to) a rematch: the next round, on a new deal with those who stayed,
     starts when every racer present agrees or the host confirms; those who agreed are ready in it."""
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     asker = _host_seat(room, player) if confirm else _active_seat(room, player)
     _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
     staying = [seat for seat in room_racers(room=room) if seat.player_id is not None and seat.left_at is None]
@@ -402,7 +393,7 @@ def race_rematch(*, code: str, player: Player | None, confirm: bool, now: dateti
 def race_settings(
     *, code: str, player: Player | None, time_limit: int | None = None, deal_code: str | None = None
 ) -> RoomNews:
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("change the settings"))
     if time_limit is not None:
@@ -416,7 +407,7 @@ def race_settings(
 
 @transaction.atomic
 def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: datetime.datetime) -> RoomNews:
-    room = _lock_room(code)
+    room = room_get(code=code, lock=True)
     host = _host_seat(room, player)
     _in_state(room, Room.State.LOBBY, doing=gettext("change the ghost"))
     Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
@@ -443,7 +434,7 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
     or join, so a restarted process still acts."""
     news = RoomNews(code=code)
     with transaction.atomic():
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         if _hand_over_if_host_away(room, now):
             news.add("changed")
         if room.state == Room.State.COUNTDOWN and room.starts_at is not None and now >= room.starts_at:
@@ -559,7 +550,7 @@ def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime)
     Room.objects.filter(code__in=codes).exclude(pk__in=others).delete()
     shared = list(Room.objects.filter(code__in=codes).values_list("code", flat=True))
     for code in shared:
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         changed = _hand_over(room, player)
         _save(room, *changed)  # the seats' nickname changes too: a newer version either way
         if changed:

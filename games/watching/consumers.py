@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +26,6 @@ from . import protocol
 from .badge import latest_badge
 from .runtime import Watching, crowd_count, watching
 from .selectors import WATCHER, watch_admit
-
-logger = logging.getLogger(__name__)
 
 # Normal closure: a watcher caught up on a game that has ended has nothing more to hear.
 CLOSE_GAME_OVER = 1000
@@ -70,9 +67,8 @@ class WatchConsumer(ListenOnly):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.viewer: Player | None = self.scope.get("player")
         self.hold()
-        # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
-        self.is_owner = False
-        self.counted = False
+        self.is_owner = False  # the game's own player gets no still-winnable badge (it would be a hint)
+        self.entry: str | None = None  # this watcher's presence entry, once it counts
         self.watching: Watching = await watching()
         # Join the audience before reading the game, so that nothing committed in between is missed.
         await self.watching.join(self.game_id, self)
@@ -80,8 +76,7 @@ class WatchConsumer(ListenOnly):
         # follows: what is written to it meanwhile is dropped (LiveSocket.send).
         try:
             await self._watch()
-        except BaseException:
-            # Cancelled or failed half-way: leave nothing behind in the audience or the count.
+        except BaseException:  # cancelled or failed half-way
             self._leave()
             raise
 
@@ -96,13 +91,11 @@ class WatchConsumer(ListenOnly):
         self.is_owner = caught_up.owner
         assert self.watching.presence is not None
         self.entry = await self.watching.presence.enter(events.group_name(self.game_id), WATCHER)
-        self.counted = True
         await self.caught_up(caught_up.version, caught_up.frames)
         await self.send(text_data=protocol.crowd(await crowd_count(self.game_id)))
         if caught_up.badge is not None:
             await self.send(text_data=caught_up.badge)
-        elif not caught_up.owner and not caught_up.finished:
-            # No badge for this position yet (nobody watched it): ask for one.
+        elif not caught_up.owner and not caught_up.finished:  # nobody asked for this position's yet
             self.watching.badge.position_changed(self.game_id, caught_up.version)
         if caught_up.finished:
             await self.close(code=CLOSE_GAME_OVER)
@@ -114,9 +107,9 @@ class WatchConsumer(ListenOnly):
     def _leave(self) -> None:
         """No await: a socket being torn down may not get another turn."""
         self.watching.leave(self.game_id, self)
-        if self.counted:
-            self.counted = False
+        if self.entry is not None:
             self.watching.presence.leave(self.entry)  # type: ignore[union-attr]
+            self.entry = None
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
         """The events after version `since`, or else the whole game (none once it has ended: its replay)."""
