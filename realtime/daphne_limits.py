@@ -33,7 +33,7 @@ def _refuse(request: Any) -> None:
     request.channel.transport.loseConnection()
 
 
-def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLOSE_HANDSHAKE_S) -> None:
+def install() -> None:
     """Patch Daphne's request and WebSocket classes in this process (if Daphne is installed)."""
     try:
         from daphne.http_protocol import WebRequest
@@ -44,7 +44,7 @@ def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLO
         original_on_connect = WebSocketProtocol.onConnect
 
         def on_connect(self: Any, request: Any) -> Any:
-            self.closeHandshakeTimeout = close_handshake_s  # read when a close starts, from either side
+            self.closeHandshakeTimeout = CLOSE_HANDSHAKE_S  # read when a close starts, from either side
             return original_on_connect(self, request)
 
         WebSocketProtocol.onConnect = on_connect
@@ -59,14 +59,14 @@ def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLO
         self._body_received = 0
         self._body_refused = False
         original_got_length(self, length)
-        if length is not None and length > max_body_bytes:
+        if length is not None and length > MAX_BODY_BYTES:
             _refuse(self)
 
     def handle_content_chunk(self: Any, data: bytes) -> None:
         if getattr(self, "_body_refused", False):
             return  # the answer is sent; drop what is still in flight
         self._body_received = getattr(self, "_body_received", 0) + len(data)
-        if self._body_received > max_body_bytes:
+        if self._body_received > MAX_BODY_BYTES:
             _refuse(self)
             return
         original_content_chunk(self, data)

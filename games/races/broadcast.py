@@ -59,7 +59,9 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
             if starts
         },
         "games": [[racer.game_id, racer.pk, racer.player_id] for racer in humans],
-        "racers": {str(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None},
+        "racers": {
+            racer_who(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None
+        },
         "ghosts": [[racer.pk, racer.ghost_id, racer.ghost.player_id] for racer in racers if racer.ghost is not None],
         "starts_at": _isoformat(room.starts_at),
         "ends_at": _isoformat(room.ends_at),
@@ -83,9 +85,6 @@ class RoomNews:
 
     def add(self, *kinds: str) -> None:
         self.kinds.extend(kind for kind in kinds if kind not in self.kinds)
-
-    def merge(self, other: RoomNews) -> None:
-        self.add(*other.kinds)
 
     def __call__(self) -> None:
         if self.kinds:

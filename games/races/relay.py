@@ -25,7 +25,7 @@ from realtime.bus import Bus, Listener, Message, bus
 from realtime.presence import presence
 
 from . import protocol, services
-from .broadcast import ROOM, group_name, racer_who
+from .broadcast import ROOM, group_name
 from .models import Room
 from .selectors import GhostStep, ghost_timeline
 
@@ -47,10 +47,10 @@ class RoomRelay:
         self.code = code
         self.group = group_name(code)
         self.sockets = 0  # this process's sockets of the room
-        self.racers: dict[str, bool] = {}  # player id → shown as connected, as the newest room has it
+        self.racers: dict[str, bool] = {}  # racer_who → shown as connected, as the newest room has it
         self.version = 0  # the newest room version this process has acted on
         self.followed: dict[int, tuple[int, int]] = {}  # game id → (racer id, player id)
-        self.tasks: dict[str, tuple[datetime.datetime | None, asyncio.Task[None]]] = {}
+        self.tasks: dict[str, tuple[datetime.datetime, asyncio.Task[None]]] = {}
 
     async def hear(self, message: Message) -> None:
         if message.kind == ROOM:
@@ -95,9 +95,9 @@ class RoomRelay:
             await self._unfollow_all()
         starts_at, ends_at = _when(message["starts_at"]), _when(message["ends_at"])
         if state == Room.State.COUNTDOWN and starts_at is not None:
-            self._run("clock", starts_at, self._advance_at(starts_at))
+            self._run("clock", starts_at, advance_at(self.code, starts_at))
         elif state == Room.State.RACING and ends_at is not None and starts_at is not None:
-            self._run("clock", ends_at, self._advance_at(ends_at))
+            self._run("clock", ends_at, advance_at(self.code, ends_at))
             for racer_id, game_id, player_id in message["ghosts"]:
                 play = self._replay_ghost(racer_id, player_id, game_id, starts_at, message["time_limit"])
                 self._run(f"ghost {racer_id}", starts_at, play)
@@ -105,14 +105,14 @@ class RoomRelay:
             self._cancel(*[name for name in self.tasks if name != "host"])
         host_away_until = _when(message["host_away_until"])
         if host_away_until is not None:
-            self._run("host", host_away_until, self._advance_at(host_away_until))
+            self._run("host", host_away_until, advance_at(self.code, host_away_until))
         else:
             self._cancel("host")
 
-    def _run(self, name: str, at: datetime.datetime | None, work: Any) -> None:
+    def _run(self, name: str, at: datetime.datetime, work: Any) -> None:
         """Run `work` as the task `name`, unless it is already set for the same time."""
         current = self.tasks.get(name)
-        if current is not None and current[0] == at and at is not None and not current[1].done():
+        if current is not None and current[0] == at and not current[1].done():
             work.close()
             return
         self._cancel(name)
@@ -137,9 +137,6 @@ class RoomRelay:
         followed, self.followed = self.followed, {}
         for game_id in followed:
             await self.bus.unsubscribe(events.group_name(game_id), self)
-
-    async def _advance_at(self, at: datetime.datetime) -> None:
-        await advance_at(self.code, at)
 
     async def _replay_ghost(
         self, racer_id: int, player_id: int, game_id: int, starts_at: datetime.datetime, time_limit: int
@@ -173,14 +170,13 @@ class Rooms:
 
     def _racers(self, group: str) -> list[str]:
         relay = self.relays.get(group.removeprefix(group_name("")))
-        return [racer_who(int(player)) for player in relay.racers] if relay is not None else []
+        return list(relay.racers) if relay is not None else []
 
     async def _presence_changed(self, group: str, counts: dict[str, int]) -> None:
         relay = self.relays.get(group.removeprefix(group_name("")))
         if relay is None:
             return
-        shown = {racer_who(int(player)): connected for player, connected in relay.racers.items()}
-        if any(bool(counts.get(who, 0)) != connected for who, connected in shown.items()):
+        if any(bool(counts.get(who, 0)) != connected for who, connected in relay.racers.items()):
             await db_call(services.race_presence)(code=relay.code, now=timezone.now())
 
     async def enter(self, code: str, socket: Listener) -> RoomRelay:

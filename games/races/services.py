@@ -78,25 +78,21 @@ def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> Ro
     return announce_on_commit(room.code, *kinds)
 
 
-def _active_seat(room: Room, player: Player | None) -> Racer:
+def _seat_to(
+    room: Room, player: Player | None, doing: str | None, *, host: bool = False, state: str = Room.State.LOBBY
+) -> Racer:
+    """`player`'s seat if they may do `doing` now: a racer (`host`: the host) while the room is in `state`
+    (any, for `doing` None)."""
     seat = racer_seat(room=room, player=player)
     if seat is None or seat.kicked or seat.left_at is not None:
         raise NotRacer(gettext("only the room's racers can do that: you are watching"))
-    return seat
-
-
-def _host_seat(room: Room, player: Player | None) -> Racer:
-    seat = _active_seat(room, player)
-    if room.host_id != seat.player_id:
+    if host and room.host_id != seat.player_id:
         raise NotHost(gettext("only the host can do that"))
-    return seat
-
-
-def _in_state(room: Room, *states: str, doing: str) -> None:
-    if room.state not in states:
+    if doing is not None and room.state != state:
         raise WrongState(
             gettext("cannot %(doing)s while the room is %(state)s") % {"doing": doing, "state": room.state}
         )
+    return seat
 
 
 def _time_limit(seconds: int | None) -> int:
@@ -261,8 +257,7 @@ def _store_presence(room: Room, now: datetime.datetime) -> bool:
 def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.datetime) -> RoomNews:
     """The last racer present to be ready starts the countdown."""
     room = room_get(code=code, lock=True)
-    seat = _active_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change readiness"))
+    seat = _seat_to(room, player, gettext("change readiness"))
     if seat.ready == ready:
         return RoomNews(code=room.code)
     seat.ready = ready
@@ -277,8 +272,7 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
     """The host starts the countdown with at least two racers ready (the host is), or everyone present;
     racers not ready watch this round."""
     room = room_get(code=code, lock=True)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("start"))
+    _seat_to(room, player, gettext("start"), host=True)
     humans = [seat for seat in room_racers(room=room) if seat.player_id is not None]
     ready = [seat for seat in humans if counts_ready(room=room, racer=seat)]
     present = [seat for seat in humans if counts_ready(room=room, racer=seat) or seat.away_since is None]
@@ -310,8 +304,7 @@ def _count_down(room: Room, humans: list[Racer], now: datetime.datetime) -> Room
 @transaction.atomic
 def race_kick(*, code: str, player: Player | None, target: int, now: datetime.datetime) -> RoomNews:
     room = room_get(code=code, lock=True)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("kick"))
+    _seat_to(room, player, gettext("kick"), host=True)
     if player is not None and target == player.pk:
         raise RaceError(gettext("the host cannot kick themselves: leave instead"))
     seat = Racer.objects.filter(room=room, round=room.round, player_id=target, kicked=False).first()
@@ -332,7 +325,7 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
     news = RoomNews(code=code)
     with transaction.atomic():
         room = room_get(code=code, lock=True)
-        seat = _active_seat(room, player)
+        seat = _seat_to(room, player, None)
         changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
         game_to_end = None
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
@@ -357,8 +350,7 @@ def race_rematch(*, code: str, player: Player | None, confirm: bool, now: dateti
     """A racer asks for (or agrees to) a rematch: the next round, on a new deal with those who stayed,
     starts when every racer present agrees or the host confirms; those who agreed are ready in it."""
     room = room_get(code=code, lock=True)
-    asker = _host_seat(room, player) if confirm else _active_seat(room, player)
-    _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
+    asker = _seat_to(room, player, gettext("ask for a rematch"), host=confirm, state=Room.State.FINISHED)
     staying = [seat for seat in room_racers(room=room) if seat.player_id is not None and seat.left_at is None]
     if not confirm:
         if not asker.rematch:
@@ -394,8 +386,7 @@ def race_settings(
     *, code: str, player: Player | None, time_limit: int | None = None, deal_code: str | None = None
 ) -> RoomNews:
     room = room_get(code=code, lock=True)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change the settings"))
+    _seat_to(room, player, gettext("change the settings"), host=True)
     if time_limit is not None:
         room.time_limit = _time_limit(time_limit)
     if deal_code is not None:
@@ -408,8 +399,7 @@ def race_settings(
 @transaction.atomic
 def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: datetime.datetime) -> RoomNews:
     room = room_get(code=code, lock=True)
-    host = _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change the ghost"))
+    host = _seat_to(room, player, gettext("change the ghost"), host=True)
     Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
     if game_id is not None:
         ghost = _ghost_game(player=host.player, game_id=game_id, today=now.date())  # type: ignore[arg-type]
@@ -452,8 +442,7 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
     for game_id in unfinished:
         # Each in its own transaction, the room's lock given back (lock order): the last ends the race.
         _end_game(game_id=game_id, at=end)
-    news.add("changed")
-    news.add("finished")
+    news.add("changed", "finished")
     return news
 
 
@@ -541,11 +530,11 @@ def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime)
     codes = set(touching.values_list("code", flat=True))
     news = {code: RoomNews(code=code) for code in codes}
     for room in Room.objects.filter(code__in=codes).exclude(state=Room.State.FINISHED):
-        news[room.code].merge(race_advance(code=room.code, now=now))
+        news[room.code].add(*race_advance(code=room.code, now=now).kinds)
         room.refresh_from_db()
         seat = racer_seat(room=room, player=player)
         if room.state != Room.State.FINISHED and seat is not None and not seat.kicked and seat.left_at is None:
-            news[room.code].merge(race_leave(code=room.code, player=player, now=now))
+            news[room.code].add(*race_leave(code=room.code, player=player, now=now).kinds)
     others = Racer.objects.filter(player__isnull=False).exclude(player=player).values("room")
     Room.objects.filter(code__in=codes).exclude(pk__in=others).delete()
     shared = list(Room.objects.filter(code__in=codes).values_list("code", flat=True))

@@ -3,7 +3,6 @@ fed by this process's watching machinery (runtime.py) through the bus."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -34,14 +33,10 @@ KEPT_STATES = 256
 _clock = serializers.DateTimeField()
 
 
-def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
-    """`game_payload(game, now=now)`, serialised once per version: a crowd arriving pays for it once."""
-    return {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
-
-
 @functools.lru_cache(maxsize=KEPT_STATES)
 def _kept_state(game: Game, version: int) -> dict[str, Any]:
-    # A model instance hashes by its primary key: the version makes the key one position of the game.
+    """`game_payload`, serialised once per version, so a crowd arriving pays for it once (a model instance
+    hashes by its primary key: the version makes the key one position of the game)."""
     return game_payload(game, now=timezone.now())
 
 
@@ -127,7 +122,7 @@ class WatchConsumer(ListenOnly):
             )
         else:
             player = {"id": game.player_id, "nickname": game.player.nickname}
-            payload = game_state(game, now=now)
+            payload = {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
             frames = [protocol.state(game=payload, version=game.version, player=player, race=game.race_code or None)]
         badge = None if owner or finished else latest_badge(game)
         return CatchUp(version=game.version, frames=frames, owner=owner, finished=finished, badge=badge)

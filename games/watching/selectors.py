@@ -119,7 +119,7 @@ def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
     return {game: found[events.group_name(game)][WATCHER].present for game in game_ids}
 
 
-def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveGame]:
+def live_games(*, now: datetime.datetime) -> list[LiveGame]:
     """The games being played (newest event within LIVE_IDLE) that their players let others watch: the
     most watched first, then the closest to a win. Today's daily games are listed but `withheld`."""
     recent = GameEvent.objects.filter(game=OuterRef("pk"), v=OuterRef("version"), at__gte=now - LIVE_IDLE)
@@ -144,7 +144,7 @@ def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveG
         for pk, nickname, mode, piles, started_at, race_code, daily_date in rows
     ]
     games.sort(key=lambda game: (-game.watchers, game.piles, -game.id))
-    return games[:limit]
+    return games[:LIVE_LIMIT]
 
 
 # The featured game (TV) is picked among this many of the most watched live games.
