@@ -68,7 +68,6 @@ _CODE_ATTEMPTS = 10
 class Joined:
     room: Room
     seat: Racer | None  # None: watching
-    news: RoomNews
 
 
 def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> RoomNews:
@@ -201,7 +200,7 @@ def room_create(
 def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Joined:
     """A seat while the room is in its lobby and has one, otherwise watching. A socket is present
     (realtime/presence.py) before it joins, so its racer shows as connected."""
-    news = race_advance(code=code, now=now)
+    race_advance(code=code, now=now)
     with transaction.atomic():
         room = room_get(code=code, lock=True)
         room_check_visible(room=room, player=player, today=now.date())
@@ -220,9 +219,8 @@ def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Jo
             seat = None  # kicked, or gone from the race: watches
         if _store_presence(room, now) or changed:
             _save(room, *fields)
-            news.add("changed")
             _start_if_everyone_ready(room, now)  # a racer who was not ready closed their last socket
-    return Joined(room=room, seat=seat, news=news)
+    return Joined(room=room, seat=seat)
 
 
 @transaction.atomic
