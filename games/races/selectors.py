@@ -207,17 +207,6 @@ def _score(piles: int) -> int:
     return engine.score(piles, None) if piles > 1 else 0
 
 
-def _game_line(game: Game) -> RaceLine:
-    finished = game.status == Game.Status.FINISHED
-    return RaceLine(
-        line=game.moves,
-        piles=game.piles,
-        v=game.version,
-        finished=finished,
-        score=game.score if finished and game.score is not None else _score(game.piles),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     won: bool
@@ -298,7 +287,12 @@ def _racer_line(*, room: Room, racer: Racer, now: datetime.datetime) -> RaceLine
     if racer.ghost is not None:
         elapsed = room.time_limit if room.state == Room.State.FINISHED else (now - room.starts_at).total_seconds()
         return ghost_line_at(ghost_timeline(game=racer.ghost), min(elapsed, room.time_limit))
-    return _game_line(racer.game) if racer.game is not None else None
+    game = racer.game
+    if game is None:
+        return None
+    finished = game.status == Game.Status.FINISHED
+    score = game.score if finished and game.score is not None else _score(game.piles)
+    return RaceLine(line=game.moves, piles=game.piles, v=game.version, finished=finished, score=score)
 
 
 def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[str, Any]:
