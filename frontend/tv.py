@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.selectors import player_from_session
 from arenas.leaders import live_leader_games
-from games.watching.featured import featured_game
+from games.watching.selectors import featured_game
 from games.watching.serializers import LiveGameSerializer
 
 

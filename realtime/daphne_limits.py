@@ -1,14 +1,9 @@
 """Two limits of Daphne's that its command line does not set.
 
-- Refuse an oversized request body while Daphne is still receiving it, not after. Daphne buffers a
-  whole body and then queues all of it for the application at once, so Django's own limit
-  (DATA_UPLOAD_MAX_MEMORY_SIZE) comes too late: a few huge POSTs grow a process for good.
-  Here Twisted's request object answers 413 and hangs up as soon as the declared length
-  (`Content-Length`), or the bytes streamed so far without one, pass the limit; the rest is never read.
-  The proxy in front caps bodies too (deploy/nginx.conf, `client_max_body_size`).
-- Give a client CLOSE_HANDSHAKE_S to answer the server's close frame. autobahn gives it 1 s and then
-  resets the connection, so a browser busy loading a page loses the close frame it has not read yet,
-  code and all: a refusal's 4403 reaches the page as 1006.
+- An oversized request body is refused (413) while it arrives, not after: Daphne buffers a whole body
+  before Django's own limit is checked, so a few huge POSTs would grow a process for good.
+- A client gets CLOSE_HANDSHAKE_S to answer the server's close frame: autobahn's 1 s reset the
+  connections of busy browsers, whose refusals (4403) then arrived as 1006.
 """
 
 from __future__ import annotations
@@ -38,9 +33,8 @@ def _refuse(request: Any) -> None:
     request.channel.transport.loseConnection()
 
 
-def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLOSE_HANDSHAKE_S) -> None:
-    """Patch Daphne's request and WebSocket classes in this process (a no-op where Daphne is not
-    installed)."""
+def install() -> None:
+    """Patch Daphne's request and WebSocket classes in this process (if Daphne is installed)."""
     try:
         from daphne.http_protocol import WebRequest
         from daphne.ws_protocol import WebSocketProtocol
@@ -50,7 +44,7 @@ def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLO
         original_on_connect = WebSocketProtocol.onConnect
 
         def on_connect(self: Any, request: Any) -> Any:
-            self.closeHandshakeTimeout = close_handshake_s  # read when a close starts, from either side
+            self.closeHandshakeTimeout = CLOSE_HANDSHAKE_S  # read when a close starts, from either side
             return original_on_connect(self, request)
 
         WebSocketProtocol.onConnect = on_connect
@@ -65,14 +59,14 @@ def install(max_body_bytes: int = MAX_BODY_BYTES, close_handshake_s: float = CLO
         self._body_received = 0
         self._body_refused = False
         original_got_length(self, length)
-        if length is not None and length > max_body_bytes:
+        if length is not None and length > MAX_BODY_BYTES:
             _refuse(self)
 
     def handle_content_chunk(self: Any, data: bytes) -> None:
         if getattr(self, "_body_refused", False):
             return  # the answer is sent; drop what is still in flight
         self._body_received = getattr(self, "_body_received", 0) + len(data)
-        if self._body_received > max_body_bytes:
+        if self._body_received > MAX_BODY_BYTES:
             _refuse(self)
             return
         original_content_chunk(self, data)

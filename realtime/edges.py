@@ -1,7 +1,6 @@
-"""The edges every socket passes before (and around) its consumer: the page's origin, outages, unknown
-paths, and how many sockets one player may hold. Each refusal but the origin's follows the socket
-convention: accept, send `{"t": "refused", "error", "code"}`, then close with a code the browser sees.
-"""
+"""The edges every socket passes around its consumer: the page's origin, outages, unknown paths, and
+how many sockets one player may hold. A refusal (but the origin's) is accepted, told
+`{"t": "refused", "error", "code"}`, then closed with a code the browser sees."""
 
 from __future__ import annotations
 
@@ -21,9 +20,8 @@ logger = logging.getLogger(__name__)
 
 ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[Any]]
 
-# "Try again later": a client reconnects after a pause and resumes by version. WebSocket's own code for it,
-# 1013, is one Daphne refuses to send (it allows 1000 and 3000-4999), and 4000-4999 tell clients not to
-# reconnect, so it is 3503 (as HTTP's 503).
+# "Try again later": the client reconnects and resumes by version. Daphne will not send WebSocket's own
+# 1013, and 4000-4999 tell clients not to reconnect, so it is 3503 (as HTTP's 503).
 CLOSE_TRY_AGAIN = 3503
 CLOSE_SERVER_ERROR = 1011
 CLOSE_NOT_ALLOWED = 4403
@@ -33,15 +31,10 @@ UNAVAILABLE = "the service is briefly unavailable: try again"
 
 
 class SiteOriginValidator(OriginValidator):
-    """Outermost: a socket opens only from the site's own pages, so that a page another program serves on
-    the same host but another port (`http://127.0.0.1:9999`, or `http://example.com:8443` beside
-    `https://example.com`) cannot open a player's socket with the player's cookies. As Django's CSRF
-    check compares an HTTP request's whole origin, the Origin must be the one the handshake's own Host
-    names (the browser's Host, which deploy/nginx.conf forwards; a Host without a port means the
-    scheme's default, so `https://x` and `http://x:80` both match Host `x`) or one of
-    CSRF_TRUSTED_ORIGINS (`https://*.example.com` included), and its host must be one of ALLOWED_HOSTS.
-    Channels' OriginValidator compares the origins (scheme, host, port) and refuses as it does any
-    foreign origin: the handshake is closed unaccepted, which a browser sees as a failed connection."""
+    """Outermost: a socket opens only from the site's own pages, so that a page served on another port of
+    the same host cannot open a player's socket with their cookies. As Django's CSRF check does, the
+    whole Origin (scheme, host, port) must be the handshake's own Host or one of CSRF_TRUSTED_ORIGINS,
+    and its host one of ALLOWED_HOSTS; a foreign one's handshake is closed unaccepted."""
 
     def __init__(self, application: ASGIApp) -> None:
         super().__init__(application, allowed_origins=[])  # they depend on each handshake's Host
@@ -53,7 +46,6 @@ class SiteOriginValidator(OriginValidator):
         return await WebsocketDenier()(scope, receive, send)
 
     def allows(self, *, origin: bytes | None, host: bytes | None) -> bool:
-        """Whether a handshake with this Origin and Host header comes from one of the site's pages."""
         if origin is None or host is None:
             return False
         site = host.decode("latin1")
@@ -72,18 +64,20 @@ class SiteOriginValidator(OriginValidator):
             return False
 
 
-async def refuse(receive: Any, send: Any, *, error: str, code: str, close_code: int) -> None:
-    """Answer a socket nobody has accepted yet with a reason and a close code."""
-    message = await receive()
-    if message["type"] != "websocket.connect":
+async def refuse(
+    receive: Any, send: Any, *, error: str, code: str, close_code: int, connected: bool = False, accepted: bool = False
+) -> None:
+    """Answer a socket with a reason and a close code, accepting it first if nobody has."""
+    if not connected and (await receive())["type"] != "websocket.connect":
         return  # the client left before its handshake was answered
-    await send({"type": "websocket.accept"})
+    if not accepted:
+        await send({"type": "websocket.accept"})
     await send({"type": "websocket.send", "text": json.dumps({"t": "refused", "error": error, "code": code})})
     await send({"type": "websocket.close", "code": close_code})
 
 
 async def no_such_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """The last route: a socket path no consumer serves (`/ws/games/-1/`) is closed with 4404, quietly."""
+    """The last route: a socket path no consumer serves is closed with 4404."""
     await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NOT_FOUND)
 
 
@@ -113,23 +107,23 @@ class OutageGuard:
             return await self.inner(scope, tracked_receive, tracked_send)
         except OUTAGES as error:
             logger.warning("socket %s: outage, client told to try again: %r", scope.get("path"), error)
-            if closed:
-                return None
-            text = json.dumps({"t": "refused", "error": UNAVAILABLE, "code": "unavailable"})
-            if not connected:
-                await receive()
-            if not accepted:
-                await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": text})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+            if not closed:
+                await refuse(
+                    receive,
+                    send,
+                    error=UNAVAILABLE,
+                    code="unavailable",
+                    close_code=CLOSE_TRY_AGAIN,
+                    connected=connected,
+                    accepted=accepted,
+                )
             return None
 
 
 class SocketsPerPlayer:
-    """Inside PlayerMiddleware: at most SOCKETS_PER_PLAYER open sockets per player (or per session, for a
-    visitor who has not played) in this process, and SOCKETS_PER_ADDRESS for visitors without a session,
-    who may share an address. One client holding hundreds of sockets slowed everyone else's acks; a
-    player needs a few tabs."""
+    """Inside PlayerMiddleware: at most SOCKETS_PER_PLAYER open sockets per player or session in this
+    process (SOCKETS_PER_ADDRESS per address without a session): hundreds from one client slowed
+    everyone else's acks."""
 
     def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner

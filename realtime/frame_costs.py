@@ -1,16 +1,8 @@
-"""Two per-frame costs of autobahn (Daphne's WebSocket library) that serve nobody here.
+"""Two per-frame costs of autobahn (Daphne's WebSocket library) that serve nobody here, together about a
+tenth of a web process's CPU in bench/race.py (docs/performance.md, "Daphne's floor"):
 
-- Every frame sent builds the arguments of a debug log line that is then discarded: the sending
-  method's qualified name and two values, coloured with `click` when it is installed (it is wherever
-  the development tools are). The debug line's helpers are swapped for ones that hand the value on
-  as it is, so the line costs nothing unless autobahn's debug log is on (where it reads uncoloured).
-- Every frame received is unmasked by a masker made for that frame: autobahn's native one allocates
-  C buffers through cffi for a 40-byte move, its pure-Python one loops over the bytes. This one
-  unmasks the payload as one integer XOR, keeping autobahn's interface (a running position, so a
-  payload may arrive in pieces).
-
-Together they were about a tenth of a web process's CPU in `bench/race.py` (py-spy;
-docs/performance.md, "Daphne's floor").
+- every frame sent builds (and colours) the arguments of a debug log line that is then discarded;
+- every frame received is unmasked by a masker made for it; this one is one integer XOR.
 """
 
 from __future__ import annotations
@@ -47,7 +39,7 @@ class XorMasker:
 
 
 def install() -> None:
-    """Patch autobahn's WebSocket protocol in this process (a no-op where autobahn is not installed)."""
+    """Patch autobahn's WebSocket protocol in this process (if autobahn is installed)."""
     try:
         from autobahn.websocket import protocol
     except ImportError:

@@ -1,14 +1,11 @@
-"""Who is here: the live sockets present in a group (a game's watchers, a room's racers, anyone else),
-kept in Redis with expiry, so the sockets of a process that dies leave by expiry alone.
+"""Who is here: the live sockets present in a group (a game's watchers, a room's racers), kept in Redis
+with expiry, so the sockets of a process that dies leave by expiry alone.
 
-Each socket that counts is an entry in the sorted set `<prefix>:presence:<group>:<who>`, scored by when
-it expires. The process's presence service writes what its sockets did (came, left) in one pipeline
-at most every FLUSH_S, and renews every entry it holds every REFRESH_S to expire TTL_S later; a socket
-that leaves is scored "now", so the set also says since when someone is away. After a write the
-service tells every process which groups changed (the bus group `presence`); each re-reads the groups
-its listeners follow — on that news, and at every renewal, which is how a dead process's entries are
-noticed — and hands each change to the handler of the group's kind (watcher counts, race seats).
-Without Redis (`make run`: one process) the store is this process's memory.
+Each socket is an entry in the sorted set `<prefix>:presence:<group>:<who>`, scored by when it expires
+("now" once it left, so the set also says since when someone is away). A process writes what its
+sockets did at most every FLUSH_S and renews its entries every REFRESH_S, then tells every process
+which groups changed (bus group `presence`); each re-reads the groups it follows on that news and at
+every renewal, and hands changes to the handler of the group's kind. Without Redis: memory.
 """
 
 from __future__ import annotations
@@ -120,7 +117,7 @@ _stores: dict[str, RedisStore | LocalStore] = {}
 
 
 def store() -> RedisStore | LocalStore:
-    """The presence store: Redis when the site has it (every process shares it), else memory."""
+    """Redis when the site has it (every process shares it), else memory."""
     url = settings.REDIS_URL
     with _stores_lock:
         found = _stores.get(url)
@@ -135,8 +132,7 @@ def store() -> RedisStore | LocalStore:
         return found
 
 
-# What a kind of group does when who is present in one of them changes: the group and the count of
-# each `who` its watch asked for.
+# What a kind of group does when its presence changes: given the group and each watched `who`'s count.
 Handler = Callable[[str, dict[str, int]], Awaitable[None]]
 
 
@@ -173,7 +169,7 @@ class Presence:
         self.watches[prefix] = (whos, handler)
 
     async def enter(self, group: str, who: str, *, written: bool = False) -> str:
-        """Count a socket as `who` in `group` (its entry, to leave with); with `written`, once stored."""
+        """Count a socket as `who` in `group` (its entry, to leave with); `written`: once stored."""
         entry = f"{self.process}.{next(self.tokens)}"
         self.entries[entry] = (group, who)
         self._note(entry, (group, who), time.time() + TTL_S)
@@ -182,13 +178,12 @@ class Presence:
         return entry
 
     def leave(self, entry: str) -> None:
-        """The socket counts no more (no await: a socket being torn down may not get another turn)."""
+        """No await: a socket being torn down may not get another turn."""
         key = self.entries.pop(entry, None)
         if key is not None:
             self._note(entry, key, time.time())
 
     async def flushed(self) -> None:
-        """Wait until what this process's sockets did so far is written."""
         await asyncio.shield(self.written)
 
     def _note(self, entry: str, key: tuple[str, str], expires: float) -> None:
@@ -264,5 +259,4 @@ class Presence:
 
 
 async def presence() -> Presence:
-    """This process's presence service, started on first use."""
     return await bus().service("presence", Presence, Presence.start)

@@ -1,10 +1,6 @@
 """What every live socket shares on the wire: reading a client's frame (size, JSON, the sequence number
-`n`), the per-socket message rate, and the one way outgoing messages are declared.
-
-Every message the server sends is built by a function declared with `outgoing(kind)`: typed, its
-docstring saying what it is, and listed in OUTGOING, which tests/realtime/test_protocol_docs.py checks
-against docs/api.md (every declared kind is documented there, every documented one declared).
-"""
+`n`), the per-socket message rate, and `outgoing(kind)`, which declares every message the server sends
+(tests/realtime/test_protocol_docs.py checks OUTGOING against docs/api.md)."""
 
 from __future__ import annotations
 
@@ -24,8 +20,6 @@ OUTGOING: dict[str, list[Callable[..., Any]]] = {}
 
 
 def outgoing(kind: str) -> Callable[[F], F]:
-    """Declare `builder` as the maker of outgoing messages of `kind` (documented in docs/api.md)."""
-
     def declare(builder: F) -> F:
         OUTGOING.setdefault(kind, []).append(builder)
         return builder
@@ -34,7 +28,6 @@ def outgoing(kind: str) -> Callable[[F], F]:
 
 
 def encode(content: dict[str, Any]) -> str:
-    """A message's JSON text, once, for however many sockets it goes to."""
     return json.dumps(content, cls=DjangoJSONEncoder)
 
 
@@ -52,8 +45,6 @@ def refused(*, error: str, code: str) -> dict[str, Any]:
 
 # A move message is about 40 bytes; anything near this is junk or abuse.
 MAX_MESSAGE_BYTES = 1024
-
-
 # A person taps a few times a second; a client replaying queued moves after a reconnect sends bursts.
 MESSAGES_PER_SECOND = 20.0
 MESSAGE_BURST = 60
@@ -96,12 +87,12 @@ def is_int(value: object) -> TypeGuard[int]:
 
 
 def is_whole(value: object) -> TypeGuard[int]:
-    """A whole number a client may send as a sequence number, version or id (fits a 32-bit column)."""
+    """A sequence number, version or id a client may send (fits a 32-bit column)."""
     return is_int(value) and 0 <= value < 2**31
 
 
 def decode_frame(text: str | None) -> dict[str, Any]:
-    """The JSON object in one text frame from a socket; raise ProtocolError if it is not one or is too large."""
+    """The JSON object in one text frame from a socket, else ProtocolError."""
     if text is None:
         raise ProtocolError(_("send JSON text frames, not binary"))
     if len(text) > MAX_MESSAGE_BYTES:
@@ -122,7 +113,6 @@ def decode_frame(text: str | None) -> dict[str, Any]:
 
 
 def sequence_number(content: dict[str, Any]) -> int:
-    """The message's 'n', which every client message carries so its answer can name it."""
     n = content.get("n")
     if not is_whole(n):
         raise ProtocolError(_("'n' must be a whole number (the message's sequence number)"))

@@ -26,9 +26,8 @@ from .serializers import RaceCreateInputSerializer, RoomSerializer, room_payload
 
 
 class RoomCreateRateThrottle(PlayerRateThrottle):
-    """New rooms: RACE_ROOMS_PER_MINUTE a minute per player (the counts live in the shared cache). A
-    visitor's first room, which makes their guest, is counted only by the whole API's per-address
-    ceiling (API_VISITOR_RATE), so people behind one address never share an allowance of rooms."""
+    """RACE_ROOMS_PER_MINUTE new rooms a minute per player (a visitor's first, which makes their guest,
+    only by the API's per-address ceiling, so people behind one address share no allowance)."""
 
     scope = "race_rooms"
 

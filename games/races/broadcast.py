@@ -1,7 +1,6 @@
 """Rooms are streams: every stored change to a room (a new `Room.version`) is announced once its
-transaction commits, from one place (`announce_on_commit`, which the services' `_save` calls): the room
-message is built once from the stored room and published on the room's bus group `race.<code>`, which
-each process's room sockets and relay hear (games/races/relay.py)."""
+transaction commits, from one place (`announce_on_commit`, called by the services' `_save`), as one
+room message on the room's bus group `race.<code>`."""
 
 from __future__ import annotations
 
@@ -21,26 +20,21 @@ from .models import Room
 from .selectors import host_away_until, room_get, room_racers, room_readers, room_view
 from .serializers import room_payload
 
-# The bus message kind of a room's change.
-ROOM = "room"
+ROOM = "room"  # the bus message kind of a room's change
 
 
 def group_name(code: str) -> str:
-    """The bus group of a room's stream (and of its racers' presence)."""
     return f"race.{code}"
 
 
 def racer_who(player_id: int) -> str:
-    """How a racer's room socket counts in the room's presence (realtime/presence.py)."""
     return f"player:{player_id}"
 
 
 def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, starts: bool) -> dict[str, Any]:
-    """The room message (a bus message's data) that tells every process where the room stands: its
-    frames, encoded once (`room`, and `countdown` or `standings` — so far, or final — when `kinds` says
-    so), each racer's `start` frame when `starts` (the deal is in it: only for the racing room), and
-    what the relays act on (the racers' games to follow, the times to act at, the ghosts to replay),
-    and who may be sent it (`readers`: games/withheld.py)."""
+    """Where the room stands, for every process: its frames, encoded once (`room`, and `countdown` or
+    `standings` as `kinds` says), each racer's `start` when `starts`, what the relays act on, and who
+    may be sent it (`readers`)."""
     kinds = set(kinds)
     room = room_get(code=code)
     view = room_view(room=room, now=now)
@@ -65,14 +59,14 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
             if starts
         },
         "games": [[racer.game_id, racer.pk, racer.player_id] for racer in humans],
-        # The racers whose presence the relays watch, and those the room shows as connected.
-        "racers": {str(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None},
+        "racers": {
+            racer_who(seat.player_id): seat.connected for seat in seats if seat.player_id and seat.left_at is None
+        },
         "ghosts": [[racer.pk, racer.ghost_id, racer.ghost.player_id] for racer in racers if racer.ghost is not None],
         "starts_at": _isoformat(room.starts_at),
         "ends_at": _isoformat(room.ends_at),
         "host_away_until": _isoformat(host_away_until(room=room)),
         "time_limit": room.time_limit,
-        # Who may be sent it: each socket refuses itself when its player is not among them.
         "readers": room_readers(room=room, today=now.date()),
     }
 
@@ -83,18 +77,14 @@ def _isoformat(moment: datetime.datetime | None) -> str | None:
 
 @dataclass(slots=True)
 class RoomNews:
-    """What a transaction changed in a room: "changed" (the room), "countdown", "started" (the deal is
-    out: each racer gets their game), "standings" (a racer finished), "finished". Announced once the
-    transaction commits."""
+    """What a transaction changed in a room ("changed", "countdown", "started", "standings", "finished"),
+    announced once it commits."""
 
     code: str
     kinds: list[str] = field(default_factory=list)
 
     def add(self, *kinds: str) -> None:
         self.kinds.extend(kind for kind in kinds if kind not in self.kinds)
-
-    def merge(self, other: RoomNews) -> None:
-        self.add(*other.kinds)
 
     def __call__(self) -> None:
         if self.kinds:
@@ -103,8 +93,7 @@ class RoomNews:
 
 
 def announce_on_commit(code: str, *kinds: str) -> RoomNews:
-    """Announce the room's change once the current transaction commits (one announcement per room and
-    transaction, carrying every kind of change it made); nothing if it rolls back."""
+    """One announcement per room and transaction, carrying every kind of change it made."""
     savepoints = set(connection.savepoint_ids)
     for entry in connection.run_on_commit:
         pending = entry[1]

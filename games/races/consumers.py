@@ -1,9 +1,5 @@
-"""The race room socket: parse a message, call one service, answer. No rules live here.
-
-Room messages and progress reach the socket through the process's bus (the room's group); what a
-command changed is announced by the services themselves once stored. Database work runs on the
-database threads.
-"""
+"""The race room socket: parse a message, call one service, answer. What a command changed is
+announced by the services once stored, and reaches the sockets through the room's bus group."""
 
 from __future__ import annotations
 
@@ -34,10 +30,10 @@ logger = logging.getLogger(__name__)
 class RaceConsumer(LiveSocket):
     async def connect(self) -> None:
         await self.accept()
-        self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # as asked for, for the log
+        self.requested = self.scope["url_route"]["kwargs"]["code"][:20]  # for the log
         self.code = normalize_room_code(self.requested) or ""
         self.player: Player | None = self.scope.get("player")
-        self.present: str | None = None  # this socket's entry in the room's presence, while it has one
+        self.present: str | None = None  # this socket's presence entry
         self.entered = False
         self.refused = False  # the room is withheld from this socket's player: it hears nothing more
         self.hold()
@@ -102,13 +98,13 @@ class RaceConsumer(LiveSocket):
         try:
             await db_call(self._apply)(message)
         except ServiceError as error:
-            logger.info("race %s: %s refused (%s): %s", self.code, type(message).__name__, error.code, error.message)
+            logger.info("race %s: %s refused (%s): %s", self.code, message.kind, error.code, error.message)
             await self.send_content(protocol.reject(n=message.n, error=error.message, code=error.code))
             return
         except OUTAGES as error:
             await self.answer_outage(message.n, error)
             return
-        if isinstance(message, protocol.SyncMessage):
+        if message.kind == "sync":
             fresh = await db_call(room_message)(code=self.code, kinds=(), now=timezone.now(), starts=True)
             await self._write_room(fresh, again=True)
         await self.send_content(protocol.ack(n=message.n))
@@ -123,26 +119,23 @@ class RaceConsumer(LiveSocket):
         elif message.kind == "progress" and not self.refused:
             await self.send(text_data=message.frame)
 
-    # --- internals ---
-
-    def _apply(self, message: protocol.ClientMessage) -> None:
-        now = timezone.now()
-        code, player = self.code, self.player
-        if isinstance(message, protocol.ReadyMessage):
+    def _apply(self, message: protocol.RoomCommand) -> None:
+        now, code, player, kind = timezone.now(), self.code, self.player, message.kind
+        if kind == "ready":
             services.race_ready(code=code, player=player, ready=message.ready, now=now)
-        elif isinstance(message, protocol.StartMessage):
+        elif kind == "start":
             services.race_start(code=code, player=player, now=now)
-        elif isinstance(message, protocol.KickMessage):
+        elif kind == "kick":
             services.race_kick(code=code, player=player, target=message.player, now=now)
-        elif isinstance(message, protocol.LeaveMessage):
+        elif kind == "leave":
             services.race_leave(code=code, player=player, now=now)
-        elif isinstance(message, protocol.RematchMessage):
+        elif kind == "rematch":
             services.race_rematch(code=code, player=player, confirm=message.confirm, now=now)
-        elif isinstance(message, protocol.SettingsMessage):
+        elif kind == "settings":
             services.race_settings(code=code, player=player, time_limit=message.time_limit, deal_code=message.code)
-        elif isinstance(message, protocol.GhostMessage):
+        elif kind == "ghost":
             services.race_ghost(code=code, player=player, game_id=message.game, now=now)
-        elif isinstance(message, protocol.SyncMessage):
+        elif kind == "sync":
             services.race_advance(code=code, now=now)
         elif room_get(code=code).state in (Room.State.LOBBY, Room.State.COUNTDOWN):
             raise NotStarted(_("the race has not started: no moves before the start signal"))
@@ -152,11 +145,9 @@ class RaceConsumer(LiveSocket):
             )
 
     async def _write_room(self, message: dict[str, Any], *, again: bool, frames: bool = True) -> None:
-        """The message's frames, unless this socket has a newer room already (`again`: send it even if
-        it is not newer, as on connect or a sync; `frames`: none, for a client that has this version);
-        a racer's own `start` when the message has one. A
-        room withheld from this socket's player (a ghost of today's daily chosen since it opened) is
-        refused instead, and the socket closed: it hears nothing of the room from then on."""
+        """The message's frames unless this socket has a newer room (`again`: even if not newer; `frames`:
+        none, for a client that has this version), and the racer's own `start`. A room now withheld
+        from this socket's player is refused instead, and the socket closed."""
         if self.refused or (message["version"] <= self.version_sent and not again):
             return
         try:

@@ -15,12 +15,8 @@ MAX_TIME_LIMIT = 3600
 
 
 class Room(models.Model):
-    """A race room: a code to share, a host, and the rounds raced in it (a rematch is the next round).
-
-    The deal of a round is chosen when the round starts and is stored only then, so nothing before the
-    start signal can reveal it (a round with a ghost races the ghost's deal). `version` grows with every
-    stored change, so a client that hears room messages from several server processes keeps the newest.
-    """
+    """A race room: a code to share, a host, and its rounds (a rematch is the next). A round's deal is
+    stored only at its start, so nothing before the start signal can reveal it."""
 
     class State(models.TextChoices):
         LOBBY = "lobby"

@@ -1,16 +1,14 @@
-"""Typed messages of the race room socket: what a client may send, and what the server sends.
-
-The consumer turns raw text into one of these (or a ProtocolError with a reason) before any service
-runs. Server messages are built here and encoded once, however many sockets they go to.
-"""
+"""Typed messages of the race room socket: what a client may send, and what the server sends."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from realtime.protocol import ProtocolError, decode_frame, encode, is_whole, outgoing, reject, sequence_number
 
@@ -21,130 +19,76 @@ CLIENT_KINDS = ("ready", "start", "kick", "leave", "rematch", "ghost", "settings
 
 
 @dataclass(frozen=True, slots=True)
-class ReadyMessage:
+class RoomCommand:
+    """A room socket's command: `kind` (one of CLIENT_KINDS, or "move", always refused: moves belong on
+    the racer's own game socket) and what that kind carries. In settings None leaves a setting as it
+    is, and a `code` of "" is a fresh deal."""
+
+    kind: str
     n: int
-    ready: bool
+    ready: bool = True
+    confirm: bool = False
+    player: int = 0
+    game: int | None = None
+    time_limit: int | None = None
+    code: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StartMessage:
-    n: int
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class KickMessage:
-    n: int
-    player: int
+def _whole_or_none(value: object) -> bool:
+    return value is None or is_whole(value)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaveMessage:
-    n: int
-
-
-@dataclass(frozen=True, slots=True)
-class RematchMessage:
-    """Ask for (or agree to) a rematch; the host's `confirm` starts it without waiting for the others."""
-
-    n: int
-    confirm: bool
-
-
-@dataclass(frozen=True, slots=True)
-class GhostMessage:
-    """The host races a finished game as a ghost (`game`), or drops the ghost (None)."""
-
-    n: int
-    game: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class SettingsMessage:
-    """The host sets the time limit (seconds) and the deal ("" for a fresh deal, or a deal code); None
-    leaves a setting as it is."""
-
-    n: int
-    time_limit: int | None
-    code: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SyncMessage:
-    """Send the room again (after a gap in a racer's progress versions, or a deadline that passed)."""
-
-    n: int
-
-
-@dataclass(frozen=True, slots=True)
-class MoveMessage:
-    """A move sent to the room: moves belong on the racer's own game socket, so it is always refused."""
-
-    n: int
-
-
-ClientMessage = (
-    ReadyMessage
-    | StartMessage
-    | KickMessage
-    | LeaveMessage
-    | RematchMessage
-    | GhostMessage
-    | SettingsMessage
-    | SyncMessage
-    | MoveMessage
-)
-
-_SIMPLE: dict[str, type[StartMessage | LeaveMessage | SyncMessage]] = {
-    "start": StartMessage,
-    "leave": LeaveMessage,
-    "sync": SyncMessage,
+# Each kind's fields: (name, default, check, what a client is told when the check fails).
+_FIELDS: dict[str, tuple[tuple[str, Any, Callable[[Any], bool], str], ...]] = {
+    "ready": (("ready", True, _is_bool, gettext_noop("'ready' must be true or false")),),
+    "rematch": (("confirm", False, _is_bool, gettext_noop("'confirm' must be true or false")),),
+    "kick": (("player", None, is_whole, gettext_noop("'player' must be the id of the racer to kick")),),
+    "ghost": (
+        (
+            "game",
+            None,
+            _whole_or_none,
+            gettext_noop("'game' must be the id of a finished game, or null to drop the ghost"),
+        ),
+    ),
+    "settings": (
+        ("time_limit", None, _whole_or_none, gettext_noop("'time_limit' must be a whole number of seconds")),
+        (
+            "code",
+            None,
+            lambda code: code is None or isinstance(code, str),
+            gettext_noop("'code' must be a deal code, or null for a fresh deal"),
+        ),
+    ),
 }
 _TYPES = "'ready', 'start', 'kick', 'leave', 'rematch', 'ghost', 'settings' or 'sync'"
 
 
-def parse_client_message(text: str | None) -> ClientMessage:
+def parse_client_message(text: str | None) -> RoomCommand:
     """Parse one text frame from a room socket; raise ProtocolError saying what is wrong."""
     content = decode_frame(text)
     n = sequence_number(content)
     kind = content.get("t")
-    if kind in _SIMPLE:
-        return _SIMPLE[kind](n=n)
-    if kind == "ready":
-        ready = content.get("ready", True)
-        if not isinstance(ready, bool):
-            raise ProtocolError(_("'ready' must be true or false"), n=n)
-        return ReadyMessage(n=n, ready=ready)
-    if kind == "rematch":
-        confirm = content.get("confirm", False)
-        if not isinstance(confirm, bool):
-            raise ProtocolError(_("'confirm' must be true or false"), n=n)
-        return RematchMessage(n=n, confirm=confirm)
-    if kind == "kick":
-        player = content.get("player")
-        if not is_whole(player):
-            raise ProtocolError(_("'player' must be the id of the racer to kick"), n=n)
-        return KickMessage(n=n, player=player)
-    if kind == "ghost":
-        game = content.get("game")
-        if game is not None and not is_whole(game):
-            raise ProtocolError(_("'game' must be the id of a finished game, or null to drop the ghost"), n=n)
-        return GhostMessage(n=n, game=game)
-    if kind == "settings":
-        time_limit = content.get("time_limit")
-        if time_limit is not None and not is_whole(time_limit):
-            raise ProtocolError(_("'time_limit' must be a whole number of seconds"), n=n)
-        code = (content["code"] or "") if "code" in content else None  # null or "": a fresh deal
-        if code is not None and not isinstance(code, str):
-            raise ProtocolError(_("'code' must be a deal code, or null for a fresh deal"), n=n)
-        return SettingsMessage(n=n, time_limit=time_limit, code=code)
     if kind in ("move", "undo"):
-        return MoveMessage(n=n)
-    raise ProtocolError(
-        _("unknown message type %(type)r: use %(types)s") % {"type": kind, "types": _TYPES}, n=n, code="unknown_type"
-    )
-
-
-# --- server → client ------------------------------------------------------------------------------
+        return RoomCommand(kind="move", n=n)
+    if kind not in CLIENT_KINDS:
+        raise ProtocolError(
+            _("unknown message type %(type)r: use %(types)s") % {"type": kind, "types": _TYPES},
+            n=n,
+            code="unknown_type",
+        )
+    if kind == "settings" and "code" in content:
+        content["code"] = content["code"] or ""  # null or "": a fresh deal
+    fields = {}
+    for name, default, valid, error in _FIELDS.get(kind, ()):
+        fields[name] = content.get(name, default)
+        if not valid(fields[name]):
+            raise ProtocolError(_(error), n=n)
+    return RoomCommand(kind=kind, n=n, **fields)
 
 
 @outgoing("welcome")

@@ -24,6 +24,5 @@ def on_game_event(sender: Any, *, game: Game, event: GameEvent, **kwargs: Any) -
 def on_player_games_erasing(
     sender: Any, *, player: Player, stand_in: Player, now: datetime.datetime, **kwargs: Any
 ) -> None:
-    # The rooms' changes are announced once the deletion commits (robustly: the account is deleted
-    # whatever happens to an announcement).
+    # Announced once the deletion commits, robustly: the account goes whatever befalls an announcement.
     races_hand_over(player=player, stand_in=stand_in, now=now)

@@ -1,19 +1,11 @@
-"""This process's side of the race rooms that have sockets here.
+"""This process's side of the race rooms that have sockets here: one relay per room, a listener of the
+room's bus group `race.<code>` (room messages, encoded once where the change was made).
 
-- The relay and the room's local sockets hear the room's bus group `race.<code>` (one subscription
-  per room per process): room messages, encoded once where the change was made.
-- Progress comes from the racers' own games: while a room races, its relay follows each racer's game
-  on the bus, and turns each event (its plain `data`, not its frame) into one `progress` frame for all
-  the room's local sockets, once per process, not once per socket.
-- Each relay acts on the room's clock: at the start signal, at the time limit, and when a host who
-  closed every socket has been away long enough to hand the room over, it asks
-  `services.race_advance`, so the race starts and ends even if no message arrives (every process with
-  sockets in the room tries; the room's lock lets one act). A read or a
-  join does the same, so a room whose processes all restarted still starts and ends.
-- Ghosts are replayed here: their stored events, at their original offsets from the start signal.
-- Who is connected: a racer's room sockets are present in the room's group (realtime/presence.py).
-  When the racers present differ from those the room last showed as connected (a socket closed here or
-  elsewhere, or a dead process's sockets expired), the relay asks `services.race_presence` to store it.
+While a room races, its relay follows each racer's game and turns each event into one `progress` frame
+for all the room's local sockets; it replays ghosts at their original offsets; it asks
+`services.race_advance` at the room's due times (start, time limit, a host away), so a race starts
+and ends without any message; and when the racers present (realtime/presence.py) differ from those
+the room shows as connected, it asks `services.race_presence` to store it.
 """
 
 from __future__ import annotations
@@ -33,7 +25,7 @@ from realtime.bus import Bus, Listener, Message, bus
 from realtime.presence import presence
 
 from . import protocol, services
-from .broadcast import ROOM, group_name, racer_who
+from .broadcast import ROOM, group_name
 from .models import Room
 from .selectors import GhostStep, ghost_timeline
 
@@ -41,7 +33,6 @@ logger = logging.getLogger(__name__)
 
 
 async def advance_at(code: str, at: datetime.datetime) -> None:
-    """At `at`, do what the room's clock says is due."""
     await asyncio.sleep(max(0.0, (at - timezone.now()).total_seconds()))
     await db_call(services.race_advance)(code=code, now=timezone.now())
 
@@ -56,13 +47,12 @@ class RoomRelay:
         self.code = code
         self.group = group_name(code)
         self.sockets = 0  # this process's sockets of the room
-        self.racers: dict[str, bool] = {}  # player id → shown as connected, as the newest room has it
+        self.racers: dict[str, bool] = {}  # racer_who → shown as connected, as the newest room has it
         self.version = 0  # the newest room version this process has acted on
         self.followed: dict[int, tuple[int, int]] = {}  # game id → (racer id, player id)
-        self.tasks: dict[str, tuple[datetime.datetime | None, asyncio.Task[None]]] = {}
+        self.tasks: dict[str, tuple[datetime.datetime, asyncio.Task[None]]] = {}
 
     async def hear(self, message: Message) -> None:
-        """Called by the bus with each message of the room's group and of its racers' games."""
         if message.kind == ROOM:
             assert message.data is not None
             await self.catch_up(message.data)
@@ -70,8 +60,7 @@ class RoomRelay:
             await self._progress_from(message)
 
     async def catch_up(self, message: dict[str, Any]) -> None:
-        """Act on a room message newer than any this process has acted on: a socket that arrives in a
-        room already racing brings the room here first (nothing else would tell a new relay)."""
+        """Act on a room message newer than any acted on (a new socket brings the room to a new relay)."""
         if message["version"] > self.version:
             self.version = message["version"]
             self.racers = message["racers"]
@@ -82,8 +71,7 @@ class RoomRelay:
         racer = self.followed.get(int(message.group.removeprefix("game.")))
         if racer is None:
             return
-        event = {**message.data, "v": message.v}
-        await self._progress(message.v, protocol.progress_from_event(racer=racer[0], player=racer[1], event=event))
+        await self._progress(*racer, {**message.data, "v": message.v})
 
     async def close(self) -> None:
         running = [task for _, task in self.tasks.values()]
@@ -92,13 +80,11 @@ class RoomRelay:
             await stop_task(task)
         await self._unfollow_all()
 
-    # --- internals ---
-
-    async def _progress(self, v: int, progress: dict[str, Any]) -> None:
-        await self.bus.deliver(Message(self.group, "progress", v, protocol.encode(progress)))
+    async def _progress(self, racer: int, player: int, event: dict[str, Any]) -> None:
+        progress = protocol.progress_from_event(racer=racer, player=player, event=event)
+        await self.bus.deliver(Message(self.group, "progress", event["v"], protocol.encode(progress)))
 
     async def _track(self, message: dict[str, Any]) -> None:
-        """Follow the racers' games and set the timers the room's state calls for."""
         state = message["state"]
         if state == Room.State.RACING:
             for game_id, racer_id, player_id in message["games"]:
@@ -109,25 +95,24 @@ class RoomRelay:
             await self._unfollow_all()
         starts_at, ends_at = _when(message["starts_at"]), _when(message["ends_at"])
         if state == Room.State.COUNTDOWN and starts_at is not None:
-            self._run("clock", starts_at, self._advance_at(starts_at))
+            self._run("clock", starts_at, advance_at(self.code, starts_at))
         elif state == Room.State.RACING and ends_at is not None and starts_at is not None:
-            self._run("clock", ends_at, self._advance_at(ends_at))
+            self._run("clock", ends_at, advance_at(self.code, ends_at))
             for racer_id, game_id, player_id in message["ghosts"]:
                 play = self._replay_ghost(racer_id, player_id, game_id, starts_at, message["time_limit"])
                 self._run(f"ghost {racer_id}", starts_at, play)
         else:
             self._cancel(*[name for name in self.tasks if name != "host"])
-        # A host away from the lobby or the result: at the due time the room passes to another racer.
         host_away_until = _when(message["host_away_until"])
         if host_away_until is not None:
-            self._run("host", host_away_until, self._advance_at(host_away_until))
+            self._run("host", host_away_until, advance_at(self.code, host_away_until))
         else:
             self._cancel("host")
 
-    def _run(self, name: str, at: datetime.datetime | None, work: Any) -> None:
-        """Run `work` as the task `name`, unless the same is already set for the same time."""
+    def _run(self, name: str, at: datetime.datetime, work: Any) -> None:
+        """Run `work` as the task `name`, unless it is already set for the same time."""
         current = self.tasks.get(name)
-        if current is not None and current[0] == at and at is not None and not current[1].done():
+        if current is not None and current[0] == at and not current[1].done():
             work.close()
             return
         self._cancel(name)
@@ -153,14 +138,10 @@ class RoomRelay:
         for game_id in followed:
             await self.bus.unsubscribe(events.group_name(game_id), self)
 
-    async def _advance_at(self, at: datetime.datetime) -> None:
-        await advance_at(self.code, at)
-
     async def _replay_ghost(
         self, racer_id: int, player_id: int, game_id: int, starts_at: datetime.datetime, time_limit: int
     ) -> None:
-        """The ghost's events, each at its offset from the start signal (those already past are in the
-        room its sockets were sent)."""
+        """The ghost's events still to come, each at its offset from the start signal."""
         steps = await db_call(_ghost_steps)(game_id)
         for step in steps:
             if step.offset > time_limit:
@@ -170,10 +151,7 @@ class RoomRelay:
             if delay < 0:
                 continue
             await asyncio.sleep(delay)
-            event = {**step.event, "at": due.isoformat()}
-            await self._progress(
-                step.event["v"], protocol.progress_from_event(racer=racer_id, player=player_id, event=event)
-            )
+            await self._progress(racer_id, player_id, {**step.event, "at": due.isoformat()})
 
 
 def _ghost_steps(game_id: int) -> list[GhostStep]:
@@ -181,8 +159,6 @@ def _ghost_steps(game_id: int) -> list[GhostStep]:
 
 
 class Rooms:
-    """The relays of this process: a service of its bus."""
-
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.relays: dict[str, RoomRelay] = {}
@@ -194,18 +170,16 @@ class Rooms:
 
     def _racers(self, group: str) -> list[str]:
         relay = self.relays.get(group.removeprefix(group_name("")))
-        return [racer_who(int(player)) for player in relay.racers] if relay is not None else []
+        return list(relay.racers) if relay is not None else []
 
     async def _presence_changed(self, group: str, counts: dict[str, int]) -> None:
         relay = self.relays.get(group.removeprefix(group_name("")))
         if relay is None:
             return
-        shown = {racer_who(int(player)): connected for player, connected in relay.racers.items()}
-        if any(bool(counts.get(who, 0)) != connected for who, connected in shown.items()):
+        if any(bool(counts.get(who, 0)) != connected for who, connected in relay.racers.items()):
             await db_call(services.race_presence)(code=relay.code, now=timezone.now())
 
     async def enter(self, code: str, socket: Listener) -> RoomRelay:
-        """Bring `socket` into the room: it and the room's relay hear the room's group."""
         async with self.ready:
             relay = self.relays.get(code)
             if relay is None:
@@ -230,14 +204,12 @@ class Rooms:
         await relay.close()
 
     def advance_later(self, code: str, at: datetime.datetime) -> None:
-        """Ask `services.race_advance` of the room at `at`, though no socket of it may be left here by
-        then (a race whose racers all closed their tabs ends so)."""
+        """`services.race_advance` at `at`, though no socket of the room may be left here by then."""
         task = asyncio.get_running_loop().create_task(advance_at(code, at), name=f"race {code} due")
         self.due.add(task)
         task.add_done_callback(self.due.discard)
 
     async def stop(self) -> None:
-        """Stop every relay (for an event loop that is about to close)."""
         for relay in list(self.relays.values()):
             await relay.close()
         self.relays.clear()
@@ -246,5 +218,4 @@ class Rooms:
 
 
 async def rooms() -> Rooms:
-    """This process's rooms, started on first use."""
     return await bus().service("rooms", Rooms, Rooms.start)

@@ -1,5 +1,4 @@
-"""Reads about race rooms: the room as clients see it, the standings, ghosts' timelines, and a player's
-race record."""
+"""Reads about race rooms: the room as clients see it, the standings, ghosts' timelines, race records."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
@@ -23,57 +23,50 @@ from .models import Racer, Room
 # Room codes use the deal codes' alphabet: no 0/O or 1/I to misread.
 ROOM_CODE_ALPHABET = CODE_ALPHABET
 ROOM_CODE_LENGTH = 6
-
-
-# A host whose every room socket has been closed this long, in the lobby or after the race, hands the
-# room to the next connected racer (services.race_advance): a closed tab would otherwise leave nobody
-# able to start. Long enough for a reload or a short network drop to keep the host.
+# A host away this long (every room socket closed) in the lobby or after the race hands the room on,
+# or a closed tab would leave nobody able to start; long enough to survive a reload.
 HOST_AWAY_SECONDS = 30
+# A race whose every racer still playing has been away this long ends: nobody races it any more.
+RACE_AWAY_SECONDS = 30
 
 
 def normalize_room_code(code: str) -> str | None:
-    """The canonical form of a room code (upper case, no spaces or dashes), or None if it cannot be one."""
+    """The canonical form of a room code, or None if it cannot be one."""
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
     if len(cleaned) != ROOM_CODE_LENGTH or any(symbol not in ROOM_CODE_ALPHABET for symbol in cleaned):
         return None
     return cleaned
 
 
-def room_get(*, code: str) -> Room:
-    """The room a code names, or RoomNotFound."""
+def room_get(*, code: str, lock: bool = False) -> Room:
+    """The room a code names (`lock`: locked for the transaction's writes), else RoomNotFound."""
     canonical = normalize_room_code(code)
-    room = Room.objects.filter(code=canonical).first() if canonical else None
+    rooms = Room.objects.select_for_update() if lock else Room.objects.all()
+    room = rooms.filter(code=canonical).first() if canonical else None
     if room is None:
         raise RoomNotFound(_("there is no race room %(code)r") % {"code": code[:20]})
     return room
 
 
 def room_readers(*, room: Room, today: datetime.date) -> list[int] | None:
-    """Who may be sent the room (games/withheld.py): anyone (None), unless a game of its round — a ghost,
-    or a racer's game on the ghost's deal — is on a daily deal whose day is not over; then only that
-    game's player. Once the race starts the room shows its deal and every racer's line, and before, a
-    socket that stays would hear them then: so a room is refused by this from the moment a ghost is
-    chosen, to every socket, request and join."""
+    """Who may be sent the room (games/withheld.py): anyone (None), unless a game of its round is on a
+    daily deal whose day is not over, from the moment such a ghost is chosen; then only its player."""
     racers = Racer.objects.filter(room=room, round=room.round).select_related("ghost__deal", "game__deal")
     games = [game for racer in racers for game in (racer.ghost, racer.game) if game is not None]
     return withheld.readers_of(games=games, today=today)
 
 
 def room_check_readable(*, readers: list[int] | None, player: Player | None) -> None:
-    """Refuse (SpoilerWithheld) `player` when they are not among the room's `readers` (room_readers)."""
     if not withheld.admitted(readers, player):
         raise SpoilerWithheld(_("this room races a ghost on a daily deal whose day is not over: its moves stay hidden"))
 
 
 def room_check_visible(*, room: Room, player: Player | None, today: datetime.date) -> None:
-    """Refuse (SpoilerWithheld) a room `player` may not be sent now: its read and joining it ask this;
-    its sockets ask room_check_readable of every room message, which carries the readers."""
     room_check_readable(readers=room_readers(room=room, today=today), player=player)
 
 
 def host_away_until(*, room: Room) -> datetime.datetime | None:
-    """When the room passes to another racer if its host stays away (every room socket closed), or None:
-    only in the lobby and after the race, the times the room waits for its host to act."""
+    """When the room passes on if its host stays away: only in the lobby and after the race."""
     if room.state not in (Room.State.LOBBY, Room.State.FINISHED) or room.host_id is None:
         return None
     seat = Racer.objects.filter(room=room, round=room.round, player_id=room.host_id).first()
@@ -82,29 +75,23 @@ def host_away_until(*, room: Room) -> datetime.datetime | None:
     return seat.away_since + datetime.timedelta(seconds=HOST_AWAY_SECONDS)
 
 
-# A race whose every racer still playing has had every room socket closed this long ends, their games
-# as they stand (services.race_advance): nobody races it any more, and it leaves the live list.
-RACE_AWAY_SECONDS = 30
-
-
 def race_abandoned_at(*, room: Room) -> datetime.datetime | None:
-    """When a race under way ends for want of racers, or None: only while every human racer whose game
-    goes on is away (no room socket open), RACE_AWAY_SECONDS after the last of them left."""
+    """RACE_AWAY_SECONDS after the last racer still playing left, while all of them are away; else None."""
     if room.state != Room.State.RACING:
         return None
-    playing = list(
-        Racer.objects.filter(
-            room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True
-        ).filter(game__status=Game.Status.PLAYING)
-    )
+    playing = list(racing_seats(room=room).filter(game__status=Game.Status.PLAYING))
     away = [seat.away_since for seat in playing if not seat.connected]
     if not playing or len(away) < len(playing) or None in away:
         return None
     return max(moment for moment in away if moment is not None) + datetime.timedelta(seconds=RACE_AWAY_SECONDS)
 
 
+def racing_seats(*, room: Room) -> QuerySet[Racer]:
+    """The round's players still in the race: not kicked, not left."""
+    return Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
+
+
 def room_racers(*, room: Room) -> list[Racer]:
-    """The racers of the room's round, in the order they took their seats (kicked ones watch)."""
     return list(
         Racer.objects.filter(room=room, round=room.round, kicked=False)
         .select_related("player", "game__deal", "ghost__player")
@@ -113,20 +100,18 @@ def room_racers(*, room: Room) -> list[Racer]:
 
 
 def racer_seat(*, room: Room, player: Player | None) -> Racer | None:
-    """The player's seat in the room's round, kicked or not; None for a watcher."""
     if player is None:
         return None
     return Racer.objects.filter(room=room, round=room.round, player=player).first()
 
 
 def counts_ready(*, room: Room, racer: Racer) -> bool:
-    """Whether a seat counts as ready: the host is ready by hosting (they may start the race at once)."""
+    """The host is ready by hosting (they may start the race at once)."""
     return racer.ready or racer.is_ghost or racer.player_id == room.host_id
 
 
 def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
-    """The racers present (a room socket open) who are not ready yet: the lobby's countdown starts by
-    itself once there are none and someone besides the host is ready (services)."""
+    """The racers present who are not ready yet."""
     return [
         racer
         for racer in racers
@@ -138,25 +123,18 @@ def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
 
 
 def player_race_stats(*, player: Player) -> dict[str, int]:
-    """Races the player has finished a round of ("played") and won (first place against someone)."""
     seats = Racer.objects.filter(player=player, place__isnull=False)
     return {"played": seats.count(), "won": seats.filter(winner=True).count()}
 
 
-# --- ghosts -----------------------------------------------------------------------------------------
-
-
 def ghost_open(*, game: Game, player: Player | None, today: datetime.date) -> bool:
-    """Whether `player` (None: a visitor, who becomes a new guest on opening a room) may race `game` as
-    a ghost: a finished game they may see, as services.room_create and race_ghost check it. The pages
-    offer their "Race this game as a ghost" button by it, so they never offer one the server refuses."""
+    """Whether `player` may race `game` as a ghost, as the services check it (for the pages' button)."""
     return game.status == Game.Status.FINISHED and game_selectors.game_visible_to(game=game, player=player, today=today)
 
 
 @dataclass(frozen=True, slots=True)
 class GhostStep:
-    """One stored event of a ghost's game, `offset` seconds after that game's start, as the event JSON,
-    and the game's line once the event is played."""
+    """One event of a ghost's game, `offset` seconds after its start, and the line once it is played."""
 
     offset: float
     event: dict[str, Any]
@@ -164,10 +142,9 @@ class GhostStep:
 
 
 def ghost_timeline(*, game: Game) -> list[GhostStep]:
-    """Every event of a finished game, timed from its start: a ghost replays them at these offsets. A
-    finish that brings a whole line (moves played offline, or a finish over the API) becomes a step per
-    move, spread over the time since the step before, as the replay page shows it; the steps' versions
-    are then counted afresh, one a step, since progress is heard one version at a time."""
+    """Every event of a finished game, timed from its start. A finish that brings a whole line (moves
+    played offline) becomes a step per move, spread over the time since the step before; versions are
+    counted afresh, one a step, since progress is heard one version at a time."""
     stored = events.events_after(game=game, v=0, limit=game.version) or []
     steps: list[GhostStep] = []
     line: list[list[int]] = []
@@ -188,8 +165,7 @@ def ghost_timeline(*, game: Game) -> list[GhostStep]:
 
 
 def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: float, until: float) -> list[GhostStep]:
-    """The undos and moves that take `line` to the line `finish` brings, all but its last move (the
-    finish's own), evenly spread between the offsets `since` and `until`."""
+    """The undos and moves from `line` to `finish`'s line but its last move, spread over `since`..`until`."""
     target = [list(move) for move in finish["line"]]
     kept = 0
     while kept < min(len(line), len(target)) and line[kept] == target[kept]:
@@ -210,8 +186,6 @@ def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: floa
 
 @dataclass(frozen=True, slots=True)
 class RaceLine:
-    """Where a racer stands: their line of moves, piles, the version reached, whether they are done."""
-
     line: list[list[int]]
     piles: int
     v: int
@@ -220,7 +194,6 @@ class RaceLine:
 
 
 def ghost_line_at(steps: list[GhostStep], seconds: float) -> RaceLine:
-    """Where a ghost stands `seconds` after the start: at its last event up to then (a finish is its last)."""
     reached = list(itertools.takewhile(lambda step: step.offset <= seconds, steps))
     if not reached:
         return RaceLine(line=[], piles=52, v=0, finished=False, score=0)
@@ -231,43 +204,23 @@ def ghost_line_at(steps: list[GhostStep], seconds: float) -> RaceLine:
 
 
 def _score(piles: int) -> int:
-    """The score of a game still being played (no win bonus yet)."""
     return engine.score(piles, None) if piles > 1 else 0
-
-
-def _game_line(game: Game) -> RaceLine:
-    finished = game.status == Game.Status.FINISHED
-    return RaceLine(
-        line=game.moves,
-        piles=game.piles,
-        v=game.version,
-        finished=finished,
-        score=game.score if finished and game.score is not None else _score(game.piles),
-    )
-
-
-# --- standings --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a racer's race ended."""
-
     won: bool
     seconds: int
     piles: int
     score: int
 
     def order(self) -> tuple[int, int, int, int]:
-        """Winners first, by server time; then fewer piles left; then the higher score."""
         return (0 if self.won else 1, self.seconds if self.won else 0, self.piles, -self.score)
 
 
 def racer_outcome(*, room: Room, racer: Racer) -> Outcome | None:
-    """A racer's result in the room's round, or None while their game goes on.
-
-    A ghost's result is the stored game's, cut at the room's time limit; a win after the deadline
-    (a late finish before the server could act) is not a win of the race."""
+    """A racer's result, or None while their game goes on: a ghost's cut at the time limit; a win after
+    the deadline is no win of the race."""
     if racer.ghost is not None:
         ghost = racer.ghost
         if ghost.seconds is not None and ghost.seconds <= room.time_limit and ghost.score is not None:
@@ -282,8 +235,7 @@ def racer_outcome(*, room: Room, racer: Racer) -> Outcome | None:
 
 
 def ranked_outcomes(*, room: Room, racers: list[Racer]) -> list[tuple[int, Racer, Outcome]]:
-    """(place, racer, outcome) best first, for racers whose race has ended; equal outcomes share a
-    place (1, 2, 2, 4)."""
+    """(place, racer, outcome) best first, for racers done; equal outcomes share a place (1, 2, 2, 4)."""
     ended = [(racer, outcome) for racer in racers if (outcome := racer_outcome(room=room, racer=racer)) is not None]
     ended.sort(key=lambda pair: (pair[1].order(), pair[0].joined_at, pair[0].pk))
     ranked: list[tuple[int, Racer, Outcome]] = []
@@ -294,8 +246,6 @@ def ranked_outcomes(*, room: Room, racers: list[Racer]) -> list[tuple[int, Racer
 
 
 def _seat(racer: Racer) -> dict[str, Any]:
-    """What the room's racers and its standings both show of a seat: who holds it (for a ghost, the
-    player who played its line) and the seat's game."""
     person = racer.player if racer.player is not None else racer.ghost.player  # type: ignore[union-attr]
     return {
         "racer": racer.pk,
@@ -308,8 +258,7 @@ def _seat(racer: Racer) -> dict[str, Any]:
 
 
 def standings_entries(*, room: Room, racers: list[Racer], now: datetime.datetime) -> list[dict[str, Any]]:
-    """The racers whose race has ended, best first: while the race goes on, the standings so far (a
-    ghost counts once the time of its finish has come)."""
+    """The racers done, best first (a ghost once the time of its finish has come)."""
     if room.state == Room.State.RACING:
         racers = [racer for racer in racers if not racer.is_ghost or _ghost_done(room=room, racer=racer, now=now)]
     return [
@@ -332,16 +281,18 @@ def _ghost_done(*, room: Room, racer: Racer, now: datetime.datetime) -> bool:
     return room.starts_at + datetime.timedelta(seconds=seconds) <= now
 
 
-# --- the room as clients see it ---------------------------------------------------------------------
-
-
 def _racer_line(*, room: Room, racer: Racer, now: datetime.datetime) -> RaceLine | None:
     if room.state not in (Room.State.RACING, Room.State.FINISHED) or room.starts_at is None:
         return None
     if racer.ghost is not None:
         elapsed = room.time_limit if room.state == Room.State.FINISHED else (now - room.starts_at).total_seconds()
         return ghost_line_at(ghost_timeline(game=racer.ghost), min(elapsed, room.time_limit))
-    return _game_line(racer.game) if racer.game is not None else None
+    game = racer.game
+    if game is None:
+        return None
+    finished = game.status == Game.Status.FINISHED
+    score = game.score if finished and game.score is not None else _score(game.piles)
+    return RaceLine(line=game.moves, piles=game.piles, v=game.version, finished=finished, score=score)
 
 
 def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[str, Any]:

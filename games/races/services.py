@@ -1,9 +1,7 @@
-"""Every write to race rooms. The consumer, the API and the room's timers call these; racers' games
-are started and ended through games.services, never written here.
+"""Every write to race rooms; racers' games are started and ended through games.services.
 
-Lock order: a service that locks a room never waits for a game row while holding it (starting new
-games is the one game write under the room's lock). A game's finish, which already holds the game
-row, locks the room in `race_game_finished`; so the two orders never cross.
+Lock order: a service holding a room's lock never waits for a game row (starting games is the one game
+write under it); a game's finish, holding its row, locks the room in `race_game_finished`.
 """
 
 from __future__ import annotations
@@ -33,7 +31,6 @@ from .errors import (
     NotRacer,
     RaceError,
     RoomFull,
-    RoomNotFound,
     SpoilerWithheld,
     WrongState,
 )
@@ -50,11 +47,13 @@ from .selectors import (
     ROOM_CODE_LENGTH,
     counts_ready,
     host_away_until,
-    normalize_room_code,
     race_abandoned_at,
     racer_seat,
+    racing_seats,
     ranked_outcomes,
     room_check_visible,
+    room_get,
+    room_racers,
     room_readers,
     waiting_for,
 )
@@ -68,54 +67,31 @@ _CODE_ATTEMPTS = 10
 @dataclass(frozen=True, slots=True)
 class Joined:
     room: Room
-    seat: Racer | None  # None: the socket watches
-    news: RoomNews
-
-
-def _lock_room(code: str) -> Room:
-    canonical = normalize_room_code(code)
-    room = Room.objects.select_for_update().filter(code=canonical).first() if canonical else None
-    if room is None:
-        raise RoomNotFound(gettext("there is no race room %(code)r") % {"code": code[:20]})
-    return room
+    seat: Racer | None  # None: watching
 
 
 def _save(room: Room, *fields: str, kinds: tuple[str, ...] = ("changed",)) -> RoomNews:
-    """Store a change to the room with the next version (clients keep the newest room they hear), and
-    announce it once the transaction commits."""
+    """Store a change with the room's next version, announced once the transaction commits."""
     room.version += 1
     room.save(update_fields=[*fields, "version"])
     return announce_on_commit(room.code, *kinds)
 
 
-def _seats(room: Room) -> list[Racer]:
-    """The round's seats that still race or raced: not kicked (left ones too, for the standings)."""
-    return list(
-        Racer.objects.filter(room=room, round=room.round, kicked=False)
-        .select_related("player", "game", "ghost")
-        .order_by("joined_at", "pk")
-    )
-
-
-def _active_seat(room: Room, player: Player | None) -> Racer:
+def _seat_to(
+    room: Room, player: Player | None, doing: str | None, *, host: bool = False, state: str = Room.State.LOBBY
+) -> Racer:
+    """`player`'s seat if they may do `doing` now: a racer (`host`: the host) while the room is in `state`
+    (any, for `doing` None)."""
     seat = racer_seat(room=room, player=player)
     if seat is None or seat.kicked or seat.left_at is not None:
         raise NotRacer(gettext("only the room's racers can do that: you are watching"))
-    return seat
-
-
-def _host_seat(room: Room, player: Player | None) -> Racer:
-    seat = _active_seat(room, player)
-    if room.host_id != seat.player_id:
+    if host and room.host_id != seat.player_id:
         raise NotHost(gettext("only the host can do that"))
-    return seat
-
-
-def _in_state(room: Room, *states: str, doing: str) -> None:
-    if room.state not in states:
+    if doing is not None and room.state != state:
         raise WrongState(
             gettext("cannot %(doing)s while the room is %(state)s") % {"doing": doing, "state": room.state}
         )
+    return seat
 
 
 def _time_limit(seconds: int | None) -> int:
@@ -130,7 +106,6 @@ def _time_limit(seconds: int | None) -> int:
 
 
 def _deal_code(text: str | None) -> str:
-    """The display form of a deal code the host picked ("" for a fresh deal)."""
     if not text:
         return ""
     try:
@@ -140,10 +115,9 @@ def _deal_code(text: str | None) -> str:
 
 
 def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
-    """A finished game `player` may see, to race as a ghost (the spoiler rule holds for ghosts too)."""
+    """A finished game `player` may see, to race as a ghost."""
     game = game_selectors.game_get(game_id=game_id)
-    if game.status != Game.Status.FINISHED and game.player_id != player.pk:
-        # As the game API answers: someone else's game in play is no game the player can see.
+    if game.status != Game.Status.FINISHED and game.player_id != player.pk:  # as the game API answers
         raise GameNotFound(gettext("there is no game %(game)s you can see") % {"game": game_id})
     if game.status != Game.Status.FINISHED:
         raise RaceError(
@@ -158,7 +132,7 @@ def _ghost_game(*, player: Player, game_id: int, today: datetime.date) -> Game:
 
 
 def _hand_over(room: Room, leaving: Player) -> list[str]:
-    """If the host leaves, the next racer (by arrival) becomes host; the fields changed."""
+    """A host leaving hands over to the next racer by arrival; the fields changed."""
     if room.host_id != leaving.pk:
         return []
     successor = _next_host(room, leaving).first()
@@ -167,16 +141,11 @@ def _hand_over(room: Room, leaving: Player) -> list[str]:
 
 
 def _next_host(room: Room, host: Player | int) -> QuerySet[Racer]:
-    """The racers who may take over from `host`, in the order they would."""
-    return (
-        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
-        .exclude(player=host)
-        .order_by("joined_at", "pk")
-    )
+    return racing_seats(room=room).exclude(player=host).order_by("joined_at", "pk")
 
 
 def _hand_over_if_host_away(room: Room, now: datetime.datetime) -> bool:
-    """Pass the room from a host away for HOST_AWAY_SECONDS to the next connected racer, if one is."""
+    """Pass the room from a host away for HOST_AWAY_SECONDS to the next connected racer."""
     due = host_away_until(room=room)
     if due is None or now < due:
         return False
@@ -190,9 +159,6 @@ def _hand_over_if_host_away(room: Room, now: datetime.datetime) -> bool:
     return True
 
 
-# --- rooms ------------------------------------------------------------------------------------------
-
-
 @transaction.atomic
 def room_create(
     *,
@@ -202,8 +168,7 @@ def room_create(
     ghost_game_id: int | None = None,
     now: datetime.datetime,
 ) -> Room:
-    """A new room with the creator as host and first racer. The deal is a fresh one unless the host
-    picks a deal code or a ghost (whose deal it is); it is chosen only when the race starts."""
+    """A new room with the creator as host and first racer; a deal code or a ghost, or a fresh deal."""
     limit = _time_limit(time_limit)
     code = _deal_code(deal_code)
     ghost = _ghost_game(player=host, game_id=ghost_game_id, today=now.date()) if ghost_game_id is not None else None
@@ -233,12 +198,11 @@ def room_create(
 
 
 def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Joined:
-    """Come into the room (a socket opening, or the page asking to join): a seat while the room is in
-    its lobby and has one, otherwise watching. A socket is present (realtime/presence.py) before it
-    joins, so its racer shows as connected from then on."""
-    news = race_advance(code=code, now=now)
+    """A seat while the room is in its lobby and has one, otherwise watching. A socket is present
+    (realtime/presence.py) before it joins, so its racer shows as connected."""
+    race_advance(code=code, now=now)
     with transaction.atomic():
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         room_check_visible(room=room, player=player, today=now.date())
         seat = racer_seat(room=room, player=player)
         changed = False
@@ -255,16 +219,14 @@ def race_join(*, code: str, player: Player | None, now: datetime.datetime) -> Jo
             seat = None  # kicked, or gone from the race: watches
         if _store_presence(room, now) or changed:
             _save(room, *fields)
-            news.add("changed")
             _start_if_everyone_ready(room, now)  # a racer who was not ready closed their last socket
-    return Joined(room=room, seat=seat, news=news)
+    return Joined(room=room, seat=seat)
 
 
 @transaction.atomic
 def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
-    """Store which racers have a room socket present now (a socket closed, or the sockets of a process
-    that died expired): the same answer twice changes nothing, so every process may ask."""
-    room = _lock_room(code)
+    """Store which racers have a room socket present now; idempotent, so every process may ask."""
+    room = room_get(code=code, lock=True)
     if not _store_presence(room, now):
         return RoomNews(code=room.code)
     news = _save(room)
@@ -273,11 +235,8 @@ def race_presence(*, code: str, now: datetime.datetime) -> RoomNews:
 
 
 def _store_presence(room: Room, now: datetime.datetime) -> bool:
-    """Mark each racer of the round connected or not as realtime/presence.py has them; one whose last
-    socket left is away since it left (or since it expired). Whether anything changed."""
-    seats = list(
-        Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
-    )
+    """Mark each racer connected as presence has them, or away since their last socket left; changed?"""
+    seats = list(racing_seats(room=room))
     found = presence.store().seen(group_name(room.code), [racer_who(seat.player_id) for seat in seats])  # type: ignore[arg-type]
     changed = False
     for seat in seats:
@@ -294,10 +253,9 @@ def _store_presence(room: Room, now: datetime.datetime) -> bool:
 
 @transaction.atomic
 def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.datetime) -> RoomNews:
-    """A racer says they are ready (or not yet); the last one present to say so starts the countdown."""
-    room = _lock_room(code)
-    seat = _active_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change readiness"))
+    """The last racer present to be ready starts the countdown."""
+    room = room_get(code=code, lock=True)
+    seat = _seat_to(room, player, gettext("change readiness"))
     if seat.ready == ready:
         return RoomNews(code=room.code)
     seat.ready = ready
@@ -309,13 +267,11 @@ def race_ready(*, code: str, player: Player | None, ready: bool, now: datetime.d
 
 @transaction.atomic
 def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
-    """The host starts the countdown before everyone is ready: with at least two racers ready (the host
-    is), or everyone present (a racer who closed every room socket does not hold the start up). Racers
-    who are not ready watch this round. The deal is still not chosen: that happens at the start signal."""
-    room = _lock_room(code)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("start"))
-    humans = [seat for seat in _seats(room) if seat.player_id is not None]
+    """The host starts the countdown with at least two racers ready (the host is), or everyone present;
+    racers not ready watch this round."""
+    room = room_get(code=code, lock=True)
+    _seat_to(room, player, gettext("start"), host=True)
+    humans = [seat for seat in room_racers(room=room) if seat.player_id is not None]
     ready = [seat for seat in humans if counts_ready(room=room, racer=seat)]
     present = [seat for seat in humans if counts_ready(room=room, racer=seat) or seat.away_since is None]
     if len(ready) < 2 and len(ready) < len(present):
@@ -324,10 +280,10 @@ def race_start(*, code: str, player: Player | None, now: datetime.datetime) -> R
 
 
 def _start_if_everyone_ready(room: Room, now: datetime.datetime) -> None:
-    """Start the countdown of a lobby whose racers present are all ready, one of them besides the host."""
+    """Count down once the racers present are all ready, one of them besides the host."""
     if room.state != Room.State.LOBBY:
         return
-    seats = _seats(room)
+    seats = room_racers(room=room)
     humans = [seat for seat in seats if seat.player_id is not None]
     others_ready = [seat for seat in humans if seat.player_id != room.host_id and seat.ready and seat.connected]
     if others_ready and not waiting_for(room=room, racers=seats):
@@ -335,7 +291,6 @@ def _start_if_everyone_ready(room: Room, now: datetime.datetime) -> None:
 
 
 def _count_down(room: Room, humans: list[Racer], now: datetime.datetime) -> RoomNews:
-    """The countdown to the start signal; racers not ready give up their seat and watch this round."""
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not counts_ready(room=room, racer=seat)]).delete()
     Racer.objects.filter(pk__in=[seat.pk for seat in humans if not seat.ready]).update(ready=True)
     room.state = Room.State.COUNTDOWN
@@ -346,9 +301,8 @@ def _count_down(room: Room, humans: list[Racer], now: datetime.datetime) -> Room
 
 @transaction.atomic
 def race_kick(*, code: str, player: Player | None, target: int, now: datetime.datetime) -> RoomNews:
-    room = _lock_room(code)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("kick"))
+    room = room_get(code=code, lock=True)
+    _seat_to(room, player, gettext("kick"), host=True)
     if player is not None and target == player.pk:
         raise RaceError(gettext("the host cannot kick themselves: leave instead"))
     seat = Racer.objects.filter(room=room, round=room.round, player_id=target, kicked=False).first()
@@ -365,12 +319,11 @@ def race_kick(*, code: str, player: Player | None, target: int, now: datetime.da
 
 
 def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
-    """Give up the seat. Before the start it is freed; during the race the racer's game ends as it
-    stands (it still counts in the standings); if the host leaves, the next racer becomes host."""
+    """Give up the seat: freed before the start; during the race the game ends as it stands."""
     news = RoomNews(code=code)
     with transaction.atomic():
-        room = _lock_room(code)
-        seat = _active_seat(room, player)
+        room = room_get(code=code, lock=True)
+        seat = _seat_to(room, player, None)
         changed = _hand_over(room, seat.player)  # type: ignore[arg-type]
         game_to_end = None
         if room.state in (Room.State.LOBBY, Room.State.COUNTDOWN):
@@ -378,13 +331,12 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
             _start_if_everyone_ready(room, now)
         else:
             seat.left_at = now
-            seat.connected = False  # gone from the race: watches
+            seat.connected = False
             seat.save(update_fields=["left_at", "connected"])
             game_to_end = seat.game_id if room.state == Room.State.RACING else None
         _save(room, *changed)
         news.add("changed")
     if game_to_end is not None:
-        # After the room's lock is given back (see the module's lock order); its finish may end the race.
         _end_game(game_id=game_to_end, at=now)
         if Room.objects.filter(pk=room.pk, state=Room.State.FINISHED).exists():
             news.add("finished")
@@ -393,14 +345,11 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
 
 @transaction.atomic
 def race_rematch(*, code: str, player: Player | None, confirm: bool, now: datetime.datetime) -> RoomNews:
-    """After the race any racer asks for a rematch (the others agree the same way); it starts when every
-    racer present agrees, or when the host confirms it (`confirm`). The next round is in the same room
-    with the racers who stayed, on a new deal; those who agreed are ready in it, so a rematch everyone
-    agreed to counts down at once."""
-    room = _lock_room(code)
-    asker = _host_seat(room, player) if confirm else _active_seat(room, player)
-    _in_state(room, Room.State.FINISHED, doing=gettext("ask for a rematch"))
-    staying = [seat for seat in _seats(room) if seat.player_id is not None and seat.left_at is None]
+    """A racer asks for (or agrees to) a rematch: the next round, on a new deal with those who stayed,
+    starts when every racer present agrees or the host confirms; those who agreed are ready in it."""
+    room = room_get(code=code, lock=True)
+    asker = _seat_to(room, player, gettext("ask for a rematch"), host=confirm, state=Room.State.FINISHED)
+    staying = [seat for seat in room_racers(room=room) if seat.player_id is not None and seat.left_at is None]
     if not confirm:
         if not asker.rematch:
             asker.rematch = True
@@ -434,11 +383,8 @@ def race_rematch(*, code: str, player: Player | None, confirm: bool, now: dateti
 def race_settings(
     *, code: str, player: Player | None, time_limit: int | None = None, deal_code: str | None = None
 ) -> RoomNews:
-    """The host sets the time limit and the deal ("" for a fresh one, or a deal code) in the lobby;
-    None leaves a setting as it is."""
-    room = _lock_room(code)
-    _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change the settings"))
+    room = room_get(code=code, lock=True)
+    _seat_to(room, player, gettext("change the settings"), host=True)
     if time_limit is not None:
         room.time_limit = _time_limit(time_limit)
     if deal_code is not None:
@@ -450,20 +396,17 @@ def race_settings(
 
 @transaction.atomic
 def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: datetime.datetime) -> RoomNews:
-    """The host races a finished game as a ghost (its deal becomes the race's), or drops the ghost."""
-    room = _lock_room(code)
-    host = _host_seat(room, player)
-    _in_state(room, Room.State.LOBBY, doing=gettext("change the ghost"))
+    room = room_get(code=code, lock=True)
+    host = _seat_to(room, player, gettext("change the ghost"), host=True)
     Racer.objects.filter(room=room, round=room.round, ghost__isnull=False).delete()
     if game_id is not None:
         ghost = _ghost_game(player=host.player, game_id=game_id, today=now.date())  # type: ignore[arg-type]
         if Racer.objects.filter(room=room, round=room.round, kicked=False).count() >= MAX_RACERS:
             raise RoomFull(gettext("the room is full: %(most)s racers at most") % {"most": MAX_RACERS})
         Racer.objects.create(room=room, round=room.round, ghost=ghost, ready=True, joined_at=now)
-        # A racer the room would now be withheld from refuses the ghost (rolled back); a socket that
-        # only watches is refused by the room message that follows (its readers).
+        # A racer the room would now be withheld from refuses the ghost; watchers, the next room message.
         readers = room_readers(room=room, today=now.date())
-        for seat in _seats(room):
+        for seat in room_racers(room=room):
             if seat.player is not None and not withheld.admitted(readers, seat.player):
                 raise SpoilerWithheld(
                     gettext("game %(game)s stays hidden from %(nickname)s until its day is over")
@@ -473,18 +416,13 @@ def race_ghost(*, code: str, player: Player | None, game_id: int | None, now: da
     return _save(room, "deal_code")
 
 
-# --- the clock: the start signal and the time limit -------------------------------------------------
-
-
 def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
-    """Do what the room's clock says is due: at `starts_at` the start (the deal is chosen and each
-    racer's game begins), at `ends_at` the end (unfinished games end as they stand), and the same end
-    once every racer still playing has been away long enough (`race_abandoned_at`). Called by the
-    room's timers and before every read or join, so a restarted process still acts. A host away too
-    long (`host_away_until`) hands the room to the next connected racer here too."""
+    """Do what the room's clock says is due: the start, the end (at the time limit, or when every racer
+    is away: `race_abandoned_at`), a host's hand-over. Called by the room's timers and before every read
+    or join, so a restarted process still acts."""
     news = RoomNews(code=code)
     with transaction.atomic():
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         if _hand_over_if_host_away(room, now):
             news.add("changed")
         if room.state == Room.State.COUNTDOWN and room.starts_at is not None and now >= room.starts_at:
@@ -495,21 +433,18 @@ def race_advance(*, code: str, now: datetime.datetime) -> RoomNews:
         end = _race_end_due(room, now)
         if end is None:
             return news
-        seats = _seats(room)
+        seats = room_racers(room=room)
         unfinished = [seat.game.pk for seat in seats if seat.game and seat.game.status == Game.Status.PLAYING]
-        if not unfinished:  # every game ended, yet the race did not: end it now
+        if not unfinished:
             _finish(room, seats, now=end)
     for game_id in unfinished:
-        # Each in a transaction of its own, the room's lock given back: the last one ends the race.
+        # Each in its own transaction, the room's lock given back (lock order): the last ends the race.
         _end_game(game_id=game_id, at=end)
-    news.add("changed")
-    news.add("finished")
+    news.add("changed", "finished")
     return news
 
 
 def _race_end_due(room: Room, now: datetime.datetime) -> datetime.datetime | None:
-    """When a racing room's race ended, if it is over by `now`: at its time limit, or when every racer
-    still playing had been away long enough (race_abandoned_at); else None."""
     if room.state != Room.State.RACING:
         return None
     if room.ends_at is not None and now >= room.ends_at:
@@ -522,8 +457,8 @@ def _race_end_due(room: Room, now: datetime.datetime) -> datetime.datetime | Non
 
 
 def _begin(room: Room) -> None:
-    """The start signal: choose the deal, start every racer's game on it with its clock at `starts_at`."""
-    seats = _seats(room)
+    """The start signal: choose the deal, start every racer's game on it at `starts_at`."""
+    seats = room_racers(room=room)
     humans = [seat for seat in seats if seat.player is not None]
     if not humans:  # everyone left during the countdown: back to the lobby
         room.state = Room.State.LOBBY
@@ -555,20 +490,17 @@ def _begin(room: Room) -> None:
 
 
 def _end_game(*, game_id: int, at: datetime.datetime) -> None:
-    """End a racer's game as it stands (the line the server has), at `at`."""
     game = Game.objects.select_related("player").filter(pk=game_id, status=Game.Status.PLAYING).first()
     if game is not None:
         game_services.game_finish(game_id=game_id, player=game.player, moves=game.moves, now=at)
 
 
 def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
-    """A race game has ended (inside its finish's transaction, the game row locked): the room shows the
-    standings so far at once; when it was the last human racer's, the race ends and its standings are
-    stored with it."""
+    """A race game ended (in its finish's transaction): the standings so far, or the race's end."""
     room = Room.objects.select_for_update().filter(code=game.race_code).first()
     if room is None or room.state != Room.State.RACING:
         return
-    seats = _seats(room)
+    seats = room_racers(room=room)
     games = {seat.game_id for seat in seats if seat.player_id is not None}
     if game.pk not in games:
         return  # a game of an earlier round
@@ -579,7 +511,6 @@ def race_game_finished(*, game: Game, now: datetime.datetime) -> None:
 
 
 def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
-    """The race is over: store each racer's place with the room's end."""
     for place, seat, _outcome in ranked_outcomes(room=room, racers=seats):
         seat.place = place
         seat.winner = place == 1 and len(seats) > 1
@@ -590,30 +521,23 @@ def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
     logger.info("race %s round %s finished", room.code, room.round)
 
 
-# --- a deleted account --------------------------------------------------------------------------------
-
-
 def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime) -> list[RoomNews]:
-    """`player`'s account is being deleted (inside that transaction). They leave every race they still
-    sit in, as Leave does (a race under way ends their game as it stands); the rooms no other player
-    raced in are deleted; in the others, their seats (for every round) and the games those seats show
-    (their own, and ghosts of theirs) pass to `stand_in`, so the other racers' standings, places and
-    replays stay as they were, under the stand-in's nickname; a host is replaced by the next racer.
-    Returns what changed in the rooms that stay, for the caller to announce once committed."""
+    """`player`'s account is being deleted: they leave every race; rooms nobody else raced in go; in
+    the others their seats and games pass to `stand_in`, so others' standings and replays stay."""
     touching = Room.objects.filter(Q(racers__player=player) | Q(racers__ghost__player=player) | Q(host=player))
     codes = set(touching.values_list("code", flat=True))
     news = {code: RoomNews(code=code) for code in codes}
     for room in Room.objects.filter(code__in=codes).exclude(state=Room.State.FINISHED):
-        news[room.code].merge(race_advance(code=room.code, now=now))
+        news[room.code].add(*race_advance(code=room.code, now=now).kinds)
         room.refresh_from_db()
         seat = racer_seat(room=room, player=player)
         if room.state != Room.State.FINISHED and seat is not None and not seat.kicked and seat.left_at is None:
-            news[room.code].merge(race_leave(code=room.code, player=player, now=now))
+            news[room.code].add(*race_leave(code=room.code, player=player, now=now).kinds)
     others = Racer.objects.filter(player__isnull=False).exclude(player=player).values("room")
     Room.objects.filter(code__in=codes).exclude(pk__in=others).delete()
     shared = list(Room.objects.filter(code__in=codes).values_list("code", flat=True))
     for code in shared:
-        room = _lock_room(code)
+        room = room_get(code=code, lock=True)
         changed = _hand_over(room, player)
         _save(room, *changed)  # the seats' nickname changes too: a newer version either way
         if changed:

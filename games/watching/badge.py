@@ -1,20 +1,11 @@
-"""The still-winnable badge watchers see beside the board, like a chess broadcast's evaluation bar.
+"""The still-winnable badge watchers see beside the board: the solver pool answers at most once per
+position of a watched game, over every process.
 
-The solver pool answers at most once per position (game version) of a watched game, however many
-watch it and on however many processes. One process at a time looks after a game's badge: the first
-whose watchers see the game takes a lease on it (a cache `add`, renewed while it keeps watchers of
-the game, given back when it has none), and the others do nothing per move. For each new position
-the owner claims the version (another cache `add`, so that a lease changing hands cannot ask twice),
-asks the pool, stores the answer as the game's latest badge (for watchers who arrive later) and
-publishes it on the game's stream, where every process's audience of the game hands it to its
-watchers. A process asks one question at a time, games taking turns, and paces itself (at most
-BADGE_RATE questions a second and POOL_SHARE of a solver worker's time), so the badge never crowds
-out the players' own hints; a game's newer positions replace the one waiting, so a burst of moves
-asks once. When the pool is busy, or undecided, or the position moved on before its turn, that
-position simply has no badge.
-
-Never to the game's own player (it would be a hint); and a game on a daily deal whose day is not over
-has no other watcher (games/withheld.py), so no badge ever speaks of the day's deal.
+One process at a time holds a game's badge lease (a cache `add`, renewed while it has watchers of the
+game); it claims each new version (another `add`, so a lease changing hands cannot ask twice), asks
+the pool, stores the answer for later watchers and publishes it on the game's stream. One question at
+a time, paced (BADGE_RATE, POOL_SHARE), so the badge never crowds out the players' own hints; a busy
+or undecided pool means no badge. Never to the game's own player (it would be a hint).
 """
 
 from __future__ import annotations
@@ -56,7 +47,6 @@ CLAIM_KEY = "watch:winnable:{}:{}"
 
 
 def _take_lease(game_id: int, process: str) -> bool:
-    """Whether `process` holds the game's badge lease now (taking or renewing it)."""
     key = LEASE_KEY.format(game_id)
     if cache.add(key, process, timeout=LEASE_S):
         return True
@@ -73,7 +63,6 @@ def _give_back_lease(game_id: int, process: str) -> None:
 
 
 def latest_badge(game: Game) -> str | None:
-    """The badge of the game's current position, if one was worked out."""
     found = cache.get(LATEST_KEY.format(game.pk))
     if not found or found["v"] != game.version:
         return None
@@ -122,7 +111,6 @@ class Badge:
             await self.forget(game_id)
 
     def position_changed(self, game_id: int, v: int) -> None:
-        """A watched game reached version `v` (a start, a move or an undo)."""
         if not settings.WATCH_BADGE:
             return
         if v > self.waiting.get(game_id, 0):
@@ -130,15 +118,11 @@ class Badge:
         self.wake.set()
 
     async def forget(self, game_id: int) -> None:
-        """This process has no watchers of the game any more: give its badge lease back."""
         self.waiting.pop(game_id, None)
         if self.leases.pop(game_id, (0.0, False))[1]:
             await asyncio.to_thread(_give_back_lease, game_id, self.process)
 
     async def _work(self) -> None:
-        """One question at a time, paced: the badge may take at most POOL_SHARE of one solver worker's
-        time and BADGE_RATE questions a second, whatever the number of games watched here; a position
-        that has moved on by its turn is not asked."""
         loop = asyncio.get_running_loop()
         while True:
             await self.wake.wait()

@@ -1,16 +1,9 @@
-"""The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/). They only listen.
-
-Both are fed by this process's watching machinery (runtime.py), through the process's bus. A
-watcher's `state` is serialised once per version of the game in each process: when a thousand
-watchers arrive on a popular game, one of them pays for the serializer, the others get a copy with
-their own server clock.
-"""
+"""The watcher's socket (/ws/watch/<id>/) and the live list's socket (/ws/live/): they only listen,
+fed by this process's watching machinery (runtime.py) through the bus."""
 
 from __future__ import annotations
 
-import datetime
 import functools
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,8 +26,6 @@ from .badge import latest_badge
 from .runtime import Watching, crowd_count, watching
 from .selectors import WATCHER, watch_admit
 
-logger = logging.getLogger(__name__)
-
 # Normal closure: a watcher caught up on a game that has ended has nothing more to hear.
 CLOSE_GAME_OVER = 1000
 # How many (game, version) `state` payloads are kept, the least recently used leaving first.
@@ -42,14 +33,10 @@ KEPT_STATES = 256
 _clock = serializers.DateTimeField()
 
 
-def game_state(game: Game, *, now: datetime.datetime) -> dict[str, Any]:
-    """`game_payload(game, now=now)` of a game in progress, from the copy kept for its version."""
-    return {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
-
-
 @functools.lru_cache(maxsize=KEPT_STATES)
 def _kept_state(game: Game, version: int) -> dict[str, Any]:
-    # A model instance hashes by its primary key: the version makes the key one position of the game.
+    """`game_payload`, serialised once per version, so a crowd arriving pays for it once (a model instance
+    hashes by its primary key: the version makes the key one position of the game)."""
     return game_payload(game, now=timezone.now())
 
 
@@ -63,9 +50,6 @@ class CatchUp:
 
 
 class ListenOnly(LiveSocket):
-    """A socket that only listens: each message it sends is answered with a `read_only` reject, and a
-    flood with `rate_limited` rejects, then close 4429."""
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self.over_rate():
             await self.send(text_data=protocol.read_only())
@@ -78,9 +62,8 @@ class WatchConsumer(ListenOnly):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.viewer: Player | None = self.scope.get("player")
         self.hold()
-        # The game's own player, watching their game: gets no still-winnable badge (it would be a hint).
-        self.is_owner = False
-        self.counted = False
+        self.is_owner = False  # the game's own player gets no still-winnable badge (it would be a hint)
+        self.entry: str | None = None  # this watcher's presence entry, once it counts
         self.watching: Watching = await watching()
         # Join the audience before reading the game, so that nothing committed in between is missed.
         await self.watching.join(self.game_id, self)
@@ -88,8 +71,7 @@ class WatchConsumer(ListenOnly):
         # follows: what is written to it meanwhile is dropped (LiveSocket.send).
         try:
             await self._watch()
-        except BaseException:
-            # Cancelled or failed half-way: leave nothing behind in the audience or the count.
+        except BaseException:  # cancelled or failed half-way
             self._leave()
             raise
 
@@ -104,13 +86,11 @@ class WatchConsumer(ListenOnly):
         self.is_owner = caught_up.owner
         assert self.watching.presence is not None
         self.entry = await self.watching.presence.enter(events.group_name(self.game_id), WATCHER)
-        self.counted = True
         await self.caught_up(caught_up.version, caught_up.frames)
         await self.send(text_data=protocol.crowd(await crowd_count(self.game_id)))
         if caught_up.badge is not None:
             await self.send(text_data=caught_up.badge)
-        elif not caught_up.owner and not caught_up.finished:
-            # No badge for this position yet (nobody watched it): ask for one.
+        elif not caught_up.owner and not caught_up.finished:  # nobody asked for this position's yet
             self.watching.badge.position_changed(self.game_id, caught_up.version)
         if caught_up.finished:
             await self.close(code=CLOSE_GAME_OVER)
@@ -120,16 +100,14 @@ class WatchConsumer(ListenOnly):
             self._leave()
 
     def _leave(self) -> None:
-        """Out of the audience and the count, without awaiting anything: this runs as a socket is torn
-        down, when it may not get another turn."""
+        """No await: a socket being torn down may not get another turn."""
         self.watching.leave(self.game_id, self)
-        if self.counted:
-            self.counted = False
+        if self.entry is not None:
             self.watching.presence.leave(self.entry)  # type: ignore[union-attr]
+            self.entry = None
 
     def _catch_up(self, *, since: int | None) -> CatchUp:
-        """What brings this watcher up to date: the events after version `since`, or else the whole game
-        (refused once the game has ended: there is nothing left to watch, only its replay)."""
+        """The events after version `since`, or else the whole game (none once it has ended: its replay)."""
         now = timezone.now()
         game = watch_admit(game_id=self.game_id, viewer=self.viewer, today=now.date())
         owner = self.viewer is not None and game.player_id == self.viewer.pk
@@ -144,7 +122,7 @@ class WatchConsumer(ListenOnly):
             )
         else:
             player = {"id": game.player_id, "nickname": game.player.nickname}
-            payload = game_state(game, now=now)
+            payload = {**_kept_state(game, game.version), "server_now": _clock.to_representation(now)}
             frames = [protocol.state(game=payload, version=game.version, player=player, race=game.race_code or None)]
         badge = None if owner or finished else latest_badge(game)
         return CatchUp(version=game.version, frames=frames, owner=owner, finished=finished, badge=badge)

@@ -1,8 +1,5 @@
-"""The messages of the watch socket and the live-list socket (docs/api.md, "Watching").
-
-Watchers only listen: whatever they send is answered with one `reject` (code `read_only`). What the
-server sends each of a process's sockets is encoded once and the same text written to each.
-"""
+"""The messages of the watch socket and the live-list socket (docs/api.md, "Watching"), each encoded
+once and the same text written to every socket of the process."""
 
 from __future__ import annotations
 
@@ -17,7 +14,7 @@ from realtime.protocol import encode, outgoing, reject
 
 
 def read_only() -> str:
-    """The answer to anything a watcher sends, in the socket's language."""
+    """The answer to anything a watcher sends (they only listen), in the socket's language."""
     return json.dumps(reject(n=None, error=_("watchers only watch: this socket takes no messages"), code="read_only"))
 
 

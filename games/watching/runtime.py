@@ -1,25 +1,11 @@
-"""This process's watching machinery: the audiences of the games watched here, the watcher counts,
-the still-winnable badge (badge.py) and the live list; one service of the process's bus, started with
-the first socket that needs it and stopped with the bus.
+"""This process's watching machinery, one service of its bus: the games' audiences, the watcher counts,
+the still-winnable badge (badge.py) and the live list.
 
-Audiences. The bus hands each message of a game's group to the game's audience once; the audience
-writes one frame to each of its watchers. Events that arrive within AUDIENCE_TICK_S of the previous
-frame wait for the tick to end and go out together, as one frame: the first event after a quiet spell
-goes at once, a burst costs one frame per watcher per tick. The frame is built once and the same
-message handed to every watcher's socket, with no channel layer and no thread in between. The
-player's own sockets do not go through an audience: they get every event at once (games/consumers.py).
-
-Watcher counts: the watcher sockets present in the game's group (realtime/presence.py). A watcher
-socket counts from its catch-up to its close; a process that dies stops counting by expiry. When a
-game's count changes, this process's sockets of the game (the player's and the watchers') are told,
-with one `crowd` message on the bus, locally.
-
-The live list for this process's `/ws/live/` sockets, like a TV guide rather than a firehose. While
-any such socket is open, the process reads the list once every LIVE_TICK_S (one query, and one read of
-the watcher counts) and sends what changed since the previous read — the games that are new or
-changed and the ids of those that left — as one frame, the same text to every socket. So each game
-changes on a socket at most once a tick, however fast it is played, and the list costs the same
-whether one or a thousand people keep it open. A socket that arrives gets the whole list at once.
+An audience writes each game event to its watchers once per AUDIENCE_TICK_S at most: a burst goes as
+one frame, the same bytes to every watcher. The player's own sockets get every event at once
+(games/consumers.py). Watcher counts come from presence (realtime/presence.py) and reach the game's
+sockets here as one `crowd` message. The live list is read once every LIVE_TICK_S while a /ws/live/
+socket is open, and only what changed is sent, so it costs the same for one socket or a thousand.
 """
 
 from __future__ import annotations
@@ -79,8 +65,7 @@ class Audience:
         self.sending = asyncio.Lock()
 
     async def hear(self, message: Message) -> None:
-        """Called by the bus with each message of the game's group: its events, its watcher count and
-        its still-winnable badge (never to the player)."""
+        """Each message of the game's group: its events, its watcher count and its badge (not to the player)."""
         if message.kind != events.EVENT:
             await self._send_live(send_message(message.frame), to_owner=message.kind != "winnable")
             return
@@ -106,7 +91,6 @@ class Audience:
         self.flushing = asyncio.get_running_loop().create_task(self.flush())
 
     async def flush(self) -> None:
-        """Send the pending events, as one frame, to every watcher that is live."""
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
@@ -155,7 +139,6 @@ def _without_clock(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def live_entries() -> tuple[datetime.datetime, dict[int, dict[str, Any]]]:
-    """The server's clock and the live list's entries, as the API shows them, by game id, best first."""
     now = timezone.now()
     games = live_games(now=now)
     return now, {game.id: LiveGameSerializer(game, context={"now": now}).data for game in games}
@@ -241,7 +224,6 @@ class Watching:
             await audience.stop()
 
     async def join(self, game_id: int, watcher: Watcher) -> None:
-        """Add `watcher` to the game's audience, following the game's stream first if needed."""
         async with self.turns:
             audience = self.audiences.get(game_id)
             if audience is not None:
@@ -257,8 +239,7 @@ class Watching:
             audience.watchers.add(watcher)
 
     def leave(self, game_id: int, watcher: Watcher) -> None:
-        """Take `watcher` out of the game's audience at once (no await: a socket being torn down may not
-        get another turn); the last one out closes the audience in a task of its own."""
+        """No await: a socket being torn down may not get another turn. The last one out closes the audience."""
         audience = self.audiences.get(game_id)
         if audience is None or watcher not in audience.watchers:
             return
@@ -279,12 +260,10 @@ class Watching:
 
 
 async def watching() -> Watching:
-    """This process's watching machinery, started on first use."""
     return await bus().service("watching", Watching, Watching.start)
 
 
 async def crowd_count(game_id: int) -> int:
-    """The game's watchers as the presence store has them now (for a socket that has just arrived)."""
     await watching()  # from now on, this process's sockets of the game hear the count change
     return (await asyncio.to_thread(crowd_totals, [game_id]))[game_id]
 

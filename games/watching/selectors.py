@@ -1,13 +1,13 @@
-"""Reads of the watching feature: who may watch a game, why someone else's game will not open and whether
-it may be watched instead, which games are live, and how many watch them."""
+"""Reads of the watching feature: who may watch a game, why someone else's game will not open, which
+games are live (and featured), and how many watch them."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
@@ -26,20 +26,15 @@ WATCHER = "watcher"
 
 
 class WatchRefused(GameError):
-    """The game exists, but this viewer may not watch it: the player opted out (`not_watchable`), or it
-    is on a daily deal whose day is not over, or on a deal the viewer is playing (`spoiler`). Sent as
-    the `refused` message's code before close 4403."""
+    """The game exists, but this viewer may not watch it (`not_watchable` or `spoiler`): close 4403."""
 
     code = "not_allowed"
     status = 403
 
 
 def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) -> Game:
-    """The game, with its deal and player, if `viewer` may watch it: GameNotFound when there is no such
-    game, WatchRefused when its player does not let others watch, when it is on a daily deal whose day
-    is not over (games/withheld.py: its moves reach nobody but its player till then, finished or not,
-    with or without `?v=`), or when watching would spoil a deal the viewer is playing themselves (a
-    fellow racer's board, a friend's shared deal)."""
+    """The game, with its deal and player, if `viewer` may watch it, else GameNotFound or WatchRefused
+    (games/withheld.py: a daily deal's moves reach nobody but its player till the day is over)."""
     game = game_get(game_id=game_id)
     if viewer is not None and game.player_id == viewer.pk:
         return game
@@ -60,8 +55,7 @@ def watch_admit(*, game_id: int, viewer: Player | None, today: datetime.date) ->
 
 @dataclass(frozen=True, slots=True)
 class Unseen:
-    """Why a viewer cannot open someone else's game, in a player's words, and where to go instead: its
-    live view (`watchable`) or the day's leaderboard (`board`)."""
+    """Why a viewer cannot open someone else's game, and where to go instead: its live view or the board."""
 
     title: str
     reason: str
@@ -70,9 +64,8 @@ class Unseen:
 
 
 def game_unseen(*, game: Game, viewer: Player | None, today: datetime.date) -> Unseen | None:
-    """Why `viewer` cannot open `game` (with its player and deal) on its page, or None when they can: their
-    own game, or a finished one anyone may read. The page says it only once the API has refused the game,
-    which never tells a stranger why (it answers as if there were no such game)."""
+    """Why `viewer` cannot open `game` on its page, or None when they can. The page says it only once the
+    API has refused the game, which never tells a stranger why."""
     if game_visible_to(game=game, player=viewer, today=today):
         return None
     nickname = game.player.nickname
@@ -102,8 +95,6 @@ def game_unseen(*, game: Game, viewer: Player | None, today: datetime.date) -> U
 
 @dataclass(frozen=True, slots=True)
 class LiveGame:
-    """One game in the live list."""
-
     id: int
     player: str
     mode: str
@@ -128,18 +119,9 @@ def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
     return {game: found[events.group_name(game)][WATCHER].present for game in game_ids}
 
 
-def interest(game: LiveGame) -> tuple[int, int, int]:
-    """The live list's order: the most watched first, then the closest to a win, then the newest."""
-    return (-game.watchers, game.piles, -game.id)
-
-
-def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveGame]:
-    """The games being played right now that their players let others watch, most interesting first;
-    those on a daily deal whose day is not over are listed (piles and time say nothing of the line)
-    but marked `withheld`: the watch socket refuses them.
-
-    A game counts as being played while its newest event is recent (LIVE_IDLE); the newest event is
-    found through the (game, v) unique index, v being the game's version."""
+def live_games(*, now: datetime.datetime) -> list[LiveGame]:
+    """The games being played (newest event within LIVE_IDLE) that their players let others watch: the
+    most watched first, then the closest to a win. Today's daily games are listed but `withheld`."""
     recent = GameEvent.objects.filter(game=OuterRef("pk"), v=OuterRef("version"), at__gte=now - LIVE_IDLE)
     rows = list(
         Game.objects.filter(status=Game.Status.PLAYING, player__watchable=True)
@@ -161,5 +143,27 @@ def live_games(*, now: datetime.datetime, limit: int = LIVE_LIMIT) -> list[LiveG
         )
         for pk, nickname, mode, piles, started_at, race_code, daily_date in rows
     ]
-    games.sort(key=interest)
-    return games[:limit]
+    games.sort(key=lambda game: (-game.watchers, game.piles, -game.id))
+    return games[:LIVE_LIMIT]
+
+
+# The featured game (TV) is picked among this many of the most watched live games.
+MOST_WATCHED = 10
+
+
+def featured_game(*, now: datetime.datetime, viewer: Player | None, leaders: Sequence[int] = ()) -> LiveGame | None:
+    """The game the home page and /tv show `viewer`: the first of `leaders` (an arena's, best first)
+    that is live, else the fewest piles among the MOST_WATCHED most watched; never one they could not
+    watch (withheld, their own, or on a deal they are playing)."""
+    live = [game for game in live_games(now=now) if not game.withheld]
+    if viewer is not None and live:
+        own_deals = Game.objects.filter(player=viewer, status=Game.Status.PLAYING).values("deal_id")
+        closed = set(
+            Game.objects.filter(pk__in=[game.id for game in live])
+            .filter(Q(player=viewer) | Q(deal_id__in=own_deals))
+            .values_list("pk", flat=True)
+        )
+        live = [game for game in live if game.id not in closed]
+    by_id = {game.id: game for game in live}
+    leader = next((by_id[game_id] for game_id in leaders if game_id in by_id), None)
+    return leader or min(live[:MOST_WATCHED], key=lambda game: (game.piles, -game.watchers, -game.id), default=None)

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games import services
-from games.watching import featured
-from games.watching.featured import featured_game
+from games.watching import selectors as watching_selectors
+from games.watching.selectors import featured_game
 
 
 def tv(client: Client) -> dict | None:
@@ -38,7 +38,7 @@ def test_a_visitor_sees_the_game_being_played_with_its_player_and_watch_socket(p
 
 @pytest.mark.django_db
 def test_among_the_most_watched_the_closest_to_a_win_is_featured(player, other_player, start, watchers_of, monkeypatch):
-    monkeypatch.setattr(featured, "MOST_WATCHED", 2)
+    monkeypatch.setattr(watching_selectors, "MOST_WATCHED", 2)
     most_watched = start(player, moves=1)
     closer = start(other_player, moves=3)
     start(Player.objects.create(nickname="Hedy"), moves=6)  # the closest of all, but watched by nobody
