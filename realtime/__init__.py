@@ -4,13 +4,13 @@ outgoing messages (protocol.py), presence (presence.py), the socket edges (edges
 platform adaptations, each there for one reason:
 
 - loop_db.py: a plain socket move is one statement sent from the event loop itself, because a hop to a
-  database thread and back cost as much CPU as the rest of the move;
+  database thread and back costs as much CPU as the rest of the move (bench/socket_floor.py);
 - channel_layers.py: many group messages go to Redis in one round trip, because one PUBLISH per round
-  trip capped the events a busy process could publish;
+  trip caps the events a busy process can publish;
 - daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
-  answer, because Daphne buffered whole bodies and cut slow closes to 1006;
-- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, because they were
-  about a tenth of a web process's CPU for frames of a few dozen bytes;
+  answer, because Daphne buffers whole bodies and cuts slow closes to 1006;
+- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, because they are
+  about a tenth of a web process's CPU for frames of a few dozen bytes (bench/race.py under py-spy);
 - collection.py: start-up objects are frozen and the collector runs less often, because CPython's
-  defaults paused every socket of a busy process for a quarter of a second several times a minute.
+  defaults pause every socket of a busy process while a full collection walks the start-up objects.
 """
