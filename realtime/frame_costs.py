@@ -1,15 +1,21 @@
-"""Two per-frame costs of autobahn (Daphne's WebSocket library) that serve nobody here.
+"""Per-frame costs of autobahn (Daphne's WebSocket library) and Twisted that serve nobody here.
 
-- Every frame sent builds the arguments of a debug log line that is then discarded: the sending
-  method's qualified name and two values, coloured with `click` when it is installed (it is wherever
-  the development tools are). The debug line's helpers are swapped for ones that hand the value on
-  as it is, so the line costs nothing unless autobahn's debug log is on (where it reads uncoloured).
+- Every frame sent, and every read from a socket, builds the arguments of a debug log line that is
+  then discarded: the method's qualified name and two values, coloured with `click` when it is
+  installed (it is wherever the development tools are). The debug line's helpers are swapped, in the
+  protocol and in its Twisted adapter, for ones that hand the value on as it is, so the line costs
+  nothing unless autobahn's debug log is on (where it reads uncoloured).
 - Every frame received is unmasked by a masker made for that frame: autobahn's native one allocates
   C buffers through cffi for a 40-byte move, its pure-Python one loops over the bytes. This one
   unmasks the payload as one integer XOR, keeping autobahn's interface (a running position, so a
   payload may arrive in pieces).
+- Twisted queues every write and asks the event loop to say when the socket is writable (an epoll
+  change), writes on the loop's next turn, then asks it to stop (another): three system calls and a
+  turn of the loop for each frame, though a socket with nothing queued almost always takes a small
+  frame at once. A connection with nothing queued now sends a frame at once, and queues only what the
+  socket did not take (or everything on a TLS connection, which Twisted writes through its own layer).
 
-Together they were about a tenth of a web process's CPU in `bench/race.py` (py-spy;
+The first two were about a tenth of a web process's CPU in `bench/race.py` (py-spy;
 docs/performance.md, "Daphne's floor").
 """
 
@@ -47,11 +53,36 @@ class XorMasker:
 
 
 def install() -> None:
-    """Patch autobahn's WebSocket protocol in this process (a no-op where autobahn is not installed)."""
+    """Patch autobahn's WebSocket protocol and Twisted's TCP writes in this process (a no-op where
+    autobahn is not installed)."""
     try:
+        from autobahn.twisted import websocket
         from autobahn.websocket import protocol
     except ImportError:
         return
-    patched: Any = protocol
-    patched.hltype = patched.hlval = _as_is
-    patched.create_xor_masker = XorMasker
+    for module in (protocol, websocket):
+        patched: Any = module
+        patched.hltype = patched.hlval = _as_is
+    protocol.create_xor_masker = XorMasker  # type: ignore[assignment]
+    _install_prompt_writes()
+
+
+def _install_prompt_writes() -> None:
+    from twisted.internet import tcp
+
+    queued = getattr(tcp.Connection.write, "queued", tcp.Connection.write)  # Twisted's own, if installed twice
+
+    def write(self: Any, data: bytes) -> None:
+        """Twisted's `write`, sending at once what the socket takes when nothing is queued before it."""
+        if self.TLS or not self.connected or self._writeDisconnected or self._tempDataBuffer or self.dataBuffer:
+            queued(self, data)
+            return
+        sent = self.writeSomeData(data) if data else 0
+        if isinstance(sent, int) and sent > 0:
+            data = data[sent:]
+        # The rest, or a failed send's data, takes Twisted's way: a failure then ends the connection there.
+        if data:
+            queued(self, data)
+
+    write.queued = queued  # type: ignore[attr-defined]
+    tcp.Connection.write = write  # type: ignore[method-assign]
