@@ -9,8 +9,9 @@ platform adaptations, each there for one reason:
   trip capped the events a busy process could publish;
 - daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
   answer, because Daphne buffered whole bodies and cut slow closes to 1006;
-- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, because they were
-  about a tenth of a web process's CPU for frames of a few dozen bytes;
+- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, and Twisted sends
+  a frame at once when nothing waits before it, because those were a large part of a web process's CPU
+  for frames of a few dozen bytes;
 - collection.py: start-up objects are frozen and the collector runs less often, because CPython's
   defaults paused every socket of a busy process for a quarter of a second several times a minute.
 """
