@@ -133,6 +133,7 @@ class Race:
     code: str
     ws: str
     racers: list[Racer]
+    state: str = "lobby"  # as the newest room message says
 
 
 @dataclass(slots=True)
@@ -204,6 +205,8 @@ def on_room_message(race: Race, racer: Racer, message: dict[str, Any], tally: Ta
         if racer.racer in move.heard:
             tally.errors["progress heard twice"] += 1
         move.heard.setdefault(racer.racer, clock())
+    elif kind == "room":
+        race.state = message["state"]
     elif kind == "start":
         racer.game = message["game"]
     elif kind == "reject":
@@ -299,7 +302,8 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
             await racer.room_socket.send(json.dumps({"t": "ready", "ready": True, "n": 1}))  # type: ignore[union-attr]
     await asyncio.sleep(1.0)  # the ready marks are stored and heard
     for race in races:
-        await race.racers[0].room_socket.send(json.dumps({"t": "start", "n": 1}))  # type: ignore[union-attr]
+        if race.state == "lobby":  # else the readies started it: everyone present was ready
+            await race.racers[0].room_socket.send(json.dumps({"t": "start", "n": 1}))  # type: ignore[union-attr]
     deadline = clock() + START_WAIT_S
     while any(racer.game is None for race in races for racer in race.racers):
         if clock() > deadline:
