@@ -34,7 +34,7 @@ from .storage import require_collected_static_files  # noqa: E402
 require_collected_static_files()
 # Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
 daphne_limits.install()
-# autobahn's per-frame debug arguments and per-frame maskers, which cost CPU and serve nobody.
+# autobahn's per-frame debug arguments and maskers, and Twisted's queuing of every frame: CPU for nobody.
 frame_costs.install()
 
 # The last route refuses any other socket path with 4404.

@@ -257,8 +257,7 @@ def on_tab_a_message(player: Player, message: dict[str, Any], tally: Tally) -> N
 
 
 def on_tab_b_message(player: Player, message: dict[str, Any], tally: Tally) -> None:
-    # The new contract sends {"t": "event", ...}, the old one {"t": "changed", ...}: both carry v.
-    if message.get("t") not in ("event", "changed"):
+    if message.get("t") != "event":
         return
     exchange = player.exchanges.get(message.get("v", -1))
     if exchange is not None and exchange.heard is None:

@@ -60,6 +60,7 @@ HTTP_TIMEOUT_S = 30.0
 SETUP_THREADS = 8
 SOCKETS_OPENING_AT_ONCE = 32
 START_WAIT_S = 30.0  # the countdown (5 s) and the start signal of every race
+READY_WAIT_S = 10.0  # the readies stored and the countdowns they start heard
 # Daphne drops a socket its application has not accepted within 5 s (a busy machine's setup burst):
 # the bot opens it again, as a browser reconnects.
 SEAT_ATTEMPTS = 3
@@ -133,6 +134,7 @@ class Race:
     code: str
     ws: str
     racers: list[Racer]
+    state: str = "lobby"  # as the newest room message says
 
 
 @dataclass(slots=True)
@@ -204,6 +206,8 @@ def on_room_message(race: Race, racer: Racer, message: dict[str, Any], tally: Ta
         if racer.racer in move.heard:
             tally.errors["progress heard twice"] += 1
         move.heard.setdefault(racer.racer, clock())
+    elif kind == "room":
+        race.state = message["state"]
     elif kind == "start":
         racer.game = message["game"]
     elif kind == "reject":
@@ -297,9 +301,13 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Results:
     for race in races:
         for racer in race.racers[1:]:
             await racer.room_socket.send(json.dumps({"t": "ready", "ready": True, "n": 1}))  # type: ignore[union-attr]
-    await asyncio.sleep(1.0)  # the ready marks are stored and heard
+    # Everyone present being ready starts the countdown; the host starts a room still in the lobby after that.
+    ready_by = clock() + READY_WAIT_S
+    while any(race.state == "lobby" for race in races) and clock() < ready_by:
+        await asyncio.sleep(0.1)
     for race in races:
-        await race.racers[0].room_socket.send(json.dumps({"t": "start", "n": 1}))  # type: ignore[union-attr]
+        if race.state == "lobby":
+            await race.racers[0].room_socket.send(json.dumps({"t": "start", "n": 1}))  # type: ignore[union-attr]
     deadline = clock() + START_WAIT_S
     while any(racer.game is None for race in races for racer in race.racers):
         if clock() > deadline:

@@ -9,8 +9,9 @@ platform adaptations, each there for one reason:
   trip caps the events a busy process can publish;
 - daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
   answer, because Daphne buffers whole bodies and cuts slow closes to 1006;
-- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, because they are
-  about a tenth of a web process's CPU for frames of a few dozen bytes (bench/race.py under py-spy);
+- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, and Twisted sends
+  a frame at once when nothing waits before it, because those are a large part of a web process's CPU
+  for frames of a few dozen bytes (bench/socket_floor.py);
 - collection.py: start-up objects are frozen and the collector runs less often, because CPython's
   defaults pause every socket of a busy process while a full collection walks the start-up objects.
 """

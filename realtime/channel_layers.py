@@ -7,8 +7,8 @@ event loop, so near a process's capacity that chain, not the CPU, limits the eve
 one pipeline per shard instead. No library offers it: channels_redis has no batch send.
 
 It leans on channels_redis's internals (the per-loop layer, its shards and their Redis clients), so
-pyproject.toml pins channels-redis to the 4.x releases this was written against, and
-tests/site/test_channel_layers.py sends through the real Redis to catch a change.
+pyproject.toml pins channels-redis to the 4.x releases it is written against, and
+tests/realtime/test_channel_layers.py sends through the real Redis to catch a change.
 """
 
 from __future__ import annotations

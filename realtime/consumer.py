@@ -7,8 +7,9 @@
 - flood control: a socket over its message rate is told to slow down, and closed after FLOOD_STRIKES;
 - `?v=` resume: a socket that follows a versioned stream catches up from the version its client has,
   and holds what the bus brings meanwhile, sending it in version order once caught up;
-- no channel of its own: its messages come through the process's bus (realtime/bus.py), and it skips
-  Channels' per-message hop to its shared database thread (its database calls manage their own).
+- no channel of its own: its messages come through the process's bus (realtime/bus.py), so it awaits
+  its client's messages alone, and it skips Channels' per-message hop to its shared database thread
+  (its database calls manage their own).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -41,7 +43,6 @@ MAX_CATCH_UP_EVENTS = 50
 
 
 class LiveSocket(AsyncWebsocketConsumer):
-    channel_layer_alias = "none: messages arrive through the process's bus"
     disconnect_began = False
     rate: protocol.MessageRate | None = None  # made on the first message: most sockets only listen
     strikes = 0
@@ -59,7 +60,7 @@ class LiveSocket(AsyncWebsocketConsumer):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            await self._serve(scope, receive, send)
         except Exception as failure:
             # A consumer that fails gets no disconnect from Channels: it runs its own, so that it does
             # not stay for good in what it joined (a game's listeners, a room, its presence).
@@ -73,6 +74,19 @@ class LiveSocket(AsyncWebsocketConsumer):
                         "socket %s: could not leave what it joined after a failure: %r", self.described, error
                     )
             raise
+
+    async def _serve(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' `AsyncConsumer.__call__` for a consumer with no channel layer: each message from the
+        client is awaited and dispatched in turn, without the task and `asyncio.wait` that Channels'
+        `await_many_dispatch` spends on every message to listen to a channel this socket does not have."""
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         self.disconnect_began = True

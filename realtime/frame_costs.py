@@ -1,8 +1,13 @@
-"""Two per-frame costs of autobahn (Daphne's WebSocket library) that serve nobody here, together about a
-tenth of a web process's CPU in bench/race.py (docs/performance.md, "Daphne's floor"):
+"""Per-frame costs of autobahn (Daphne's WebSocket library) and Twisted that serve nobody here
+(bench/socket_floor.py measures them; docs/performance.md, "Daphne's floor"):
 
-- every frame sent builds (and colours) the arguments of a debug log line that is then discarded;
-- every frame received is unmasked by a masker made for it; this one is one integer XOR.
+- every frame sent, and every read, builds (and colours) a discarded debug line's arguments: its
+  helpers here hand the value on as it is;
+- every frame received gets a masker of its own (cffi buffers for a 40-byte move): this one unmasks
+  the payload as one integer XOR, keeping autobahn's running position;
+- Twisted queues every write behind two epoll changes and a turn of the loop: a TCP connection with
+  nothing queued sends a frame at once and queues only what the socket did not take (TLS keeps
+  Twisted's path).
 """
 
 from __future__ import annotations
@@ -39,11 +44,36 @@ class XorMasker:
 
 
 def install() -> None:
-    """Patch autobahn's WebSocket protocol in this process (if autobahn is installed)."""
+    """Patch autobahn's WebSocket protocol and Twisted's TCP writes in this process (a no-op where
+    autobahn is not installed)."""
     try:
+        from autobahn.twisted import websocket
         from autobahn.websocket import protocol
     except ImportError:
         return
-    patched: Any = protocol
-    patched.hltype = patched.hlval = _as_is
-    patched.create_xor_masker = XorMasker
+    for module in (protocol, websocket):
+        patched: Any = module
+        patched.hltype = patched.hlval = _as_is
+    protocol.create_xor_masker = XorMasker  # type: ignore[assignment]
+    _install_prompt_writes()
+
+
+def _install_prompt_writes() -> None:
+    from twisted.internet import tcp
+
+    queued = getattr(tcp.Connection.write, "queued", tcp.Connection.write)  # Twisted's own, if installed twice
+
+    def write(self: Any, data: bytes) -> None:
+        """Twisted's `write`, sending at once what the socket takes when nothing is queued before it."""
+        if self.TLS or not self.connected or self._writeDisconnected or self._tempDataBuffer or self.dataBuffer:
+            queued(self, data)
+            return
+        sent = self.writeSomeData(data) if data else 0
+        if isinstance(sent, int) and sent > 0:
+            data = data[sent:]
+        # The rest, or a failed send's data, takes Twisted's way: a failure then ends the connection there.
+        if data:
+            queued(self, data)
+
+    write.queued = queued  # type: ignore[attr-defined]
+    tcp.Connection.write = write  # type: ignore[method-assign]

@@ -4,6 +4,9 @@ autobahn's own masker does, whole or in pieces."""
 from __future__ import annotations
 
 import random
+import socket
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -46,3 +49,65 @@ def test_a_masked_text_message_from_a_client_reads_back() -> None:
     mask = b"\x9a\x01\xff\x10"
     masker = protocol.create_xor_masker(mask, len(message))
     assert masker.process(reference(mask, message)) == message
+
+
+class Peer:
+    """A TCP connection's state as Twisted keeps it, over one end of a socket pair; `queued` records
+    what took Twisted's own (queued) write."""
+
+    TLS = False
+    connected = True
+    _writeDisconnected = False
+    SEND_LIMIT = 128 * 1024
+
+    def __init__(self, socket: socket.socket) -> None:
+        from twisted.internet import tcp
+
+        self.socket = socket
+        self.dataBuffer = b""
+        self._tempDataBuffer: list[bytes] = []
+        self.queued: list[bytes] = []
+        self.write_some = tcp.Connection.writeSomeData
+
+    def writeSomeData(self, data: bytes) -> object:
+        return self.write_some(self, data)  # type: ignore[arg-type]  # a stand-in for Twisted's connection
+
+
+@pytest.fixture
+def prompt_write(monkeypatch: pytest.MonkeyPatch) -> Callable[[Peer, bytes], None]:
+    from twisted.internet import tcp
+
+    def queued(peer: Peer, data: bytes) -> None:
+        peer.queued.append(data)
+        peer._tempDataBuffer.append(data)
+
+    monkeypatch.setattr(tcp.Connection, "write", queued)
+    frame_costs.install()
+    return tcp.Connection.write  # type: ignore[return-value]
+
+
+def test_a_frame_goes_out_at_once_when_nothing_is_queued_and_after_what_is(prompt_write: Any) -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.setblocking(False)
+        theirs.settimeout(1)
+        peer = Peer(ours)
+        prompt_write(peer, b"first")
+        assert theirs.recv(100) == b"first" and peer.queued == []
+        peer._tempDataBuffer.append(b"waiting")
+        prompt_write(peer, b"second")
+        assert peer.queued == [b"second"]  # behind what waits: in order, on the loop's turn
+
+
+def test_what_the_socket_does_not_take_at_once_is_queued_in_order(prompt_write: Any) -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.setblocking(False)
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        peer = Peer(ours)
+        frame = bytes(range(256)) * 4096  # 1 MiB: more than a send takes
+        prompt_write(peer, frame)
+        assert len(peer.queued) == 1
+        sent_at_once = len(frame) - len(peer.queued[0])
+        assert 0 < sent_at_once < len(frame)
+        assert peer.queued[0] == frame[sent_at_once:]
