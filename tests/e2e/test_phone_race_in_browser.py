@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import save_screenshot
+from .conftest import player_page, save_screenshot
 from .phone import PHONES, assert_whole_row_on_first_screen, layout, on_first_screen, overlap, phone_page
 from .player import LANGUAGES, MY_PILES, SIZES, open_a_room, play_any_move, racer_card
 
@@ -108,3 +109,29 @@ def assert_strip_beside_the_row(page: Page, measured: dict[str, Any], friend: st
         assert box is not None and box["width"] > 0 and on_first_screen(box, measured["viewport"]), (part, box)
     assert card["box"]["height"] <= STRIP_HEIGHT, card
     assert not any(overlap(pile, card["box"]) for pile in measured["piles"])
+
+
+def test_with_three_other_racers_the_strip_stays_one_line_and_the_row_keeps_the_first_screen(
+    browser: Browser, site_url: str
+) -> None:
+    """More racers than the phone's width holds scroll sideways in the strip instead of wrapping it onto
+    a second line that would push the row off the first screen."""
+    with ExitStack() as pages:
+        phone = pages.enter_context(phone_page(browser, site_url, PHONES[0], "en"))
+        friends = [pages.enter_context(player_page(browser, site_url)) for _ in range(3)]
+        open_a_room(phone, friends[0])
+        for friend in friends[1:]:
+            friend.goto(phone.get_by_test_id("invite-link").input_value())
+        expect(phone.get_by_test_id("racer")).to_have_count(4)
+        for friend in friends:
+            friend.get_by_test_id("ready").click()
+        expect(phone.locator(MY_PILES)).to_have_count(52, timeout=15_000)
+
+        measured = layout(phone, MY_PILES)
+        assert_whole_row_on_first_screen(measured)
+        cards = strip(phone)
+        assert len(cards) == 3
+        assert len({round(card["box"]["top"]) for card in cards}) == 1, cards  # one line
+        first = cards[0]["box"]
+        assert on_first_screen(first, measured["viewport"]) and first["height"] <= STRIP_HEIGHT, first
+        assert not any(overlap(pile, card["box"]) for pile in measured["piles"] for card in cards)
