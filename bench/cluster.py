@@ -47,10 +47,32 @@ class Daphne:
         return f"http://{self.host}:{self.port}"
 
 
-def free_port() -> int:
+LOWEST_PORT = 10000
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def free_port(count: int = 1) -> int:
+    """A free port on 127.0.0.1 (the first of `count` in a row), below the kernel's ephemeral range: a
+    port from that range can be taken by any process's outgoing connection between this probe and the
+    server's bind, which parallel test workers make likely."""
+    try:
+        ephemeral_low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral_low = 32768
+    chooser = secrets.SystemRandom()
+    for _ in range(1000):
+        port = chooser.randrange(LOWEST_PORT, ephemeral_low - count)
+        if all(_bindable(each) for each in range(port, port + count)):
+            return port
+    raise ClusterError(f"no {count} free port(s) in a row below {ephemeral_low}")
 
 
 def process_cpu_seconds(pid: int) -> float:

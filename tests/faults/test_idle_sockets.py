@@ -94,7 +94,8 @@ async def test_a_socket_that_stops_answering_pings_is_closed_and_one_that_answer
         writer.close()
 
         assert OPCODE_PING in opcodes, f"the server pinged the silent peer before closing it: {opcodes}"
-        assert PING_INTERVAL_S + PING_TIMEOUT_S <= closed_after <= CLOSED_WITHIN_S
+        # Twisted's timers run on the wall clock and may fire a few milliseconds early against this one.
+        assert PING_INTERVAL_S + PING_TIMEOUT_S - 0.05 <= closed_after <= CLOSED_WITHIN_S
         # The answering socket was idle as long, and pinged at the same checks: it is still open both ways.
         async with asyncio.timeout(5):
             await (await answering.ping())

@@ -55,7 +55,7 @@ def daphnes_serving(ports: list[int]) -> list[int]:
 def test_make_serve_prod_runs_n_processes_on_postgresql_and_redis_and_ctrl_c_stops_them_all(
     tmp_path: Path, redis_url: str, production_site: PreparedSite
 ):
-    port = free_port()
+    port = free_port(2)
     ports = [port, port + 1]
     name = f"serve_prod_{os.getpid()}"
     with fresh_database(postgres_server_url(), name, template=production_site.database) as database_url:
