@@ -1,9 +1,8 @@
 """Games as streams of stored events: the typed event, its one encoding, appending and publishing.
 
-A service appends an event in the same transaction as the change to the game row and publishes it
-only once that transaction has committed (`transaction.on_commit`), so nothing can announce a change
-that was not stored. Publishing sends the encoded frame once to the game's channel-layer group; each
-process's bus (realtime/bus.py) writes those same bytes to its local sockets.
+An event is appended in the transaction that changes the game row and published once it has committed,
+so nothing announces a change that was not stored; its frame is encoded once, and each process's bus
+(realtime/bus.py) writes those same bytes to its sockets.
 """
 
 from __future__ import annotations
@@ -36,7 +35,6 @@ EVENT = "event"
 
 
 def group_name(game_id: int) -> str:
-    """The bus group of a game's stream."""
     return f"game.{game_id}"
 
 
@@ -59,7 +57,8 @@ class GameEventOut:
     data: dict[str, Any]
 
     @classmethod
-    def of(cls, event: GameEvent, *, result: dict[str, Any] | None) -> GameEventOut:
+    def of(cls, event: GameEvent, *, game: Game) -> GameEventOut:
+        """A stored event of `game`; a finish carries the game's result."""
         return cls.build(
             game=event.game_id,
             v=event.v,
@@ -68,7 +67,7 @@ class GameEventOut:
             piles=event.piles,
             at=event.at,
             line=event.line,
-            result=result,
+            result=finish_result(game) if event.kind == Kind.FINISH else None,
         )
 
     @classmethod
@@ -132,7 +131,7 @@ def append(
     row = {name: getattr(event, name) for name in _EVENT_ROW}
     event.pk = store.save_change(game_id=game.pk, player_id=game.player_id, version=version, changes=changes, event=row)
     assert event.pk is not None, "the game's lock keeps it at its version"
-    out = GameEventOut.of(event, result=finish_result(game) if kind == Kind.FINISH else None)
+    out = GameEventOut.of(event, game=game)
     # Inside the change's transaction, so a receiver's writes (a leaderboard row, say) commit or roll
     # back with the change.
     game_event_appended.send(sender=Game, game=game, event=event)
@@ -144,6 +143,9 @@ def append(
 _EVENT_ROW = ("game_id", "v", "kind", "move", "line", "piles", "at")
 
 
+# A plain change is stored only if the game is still as known, in one statement that is its own
+# transaction (games/store.py). `game_event_appended` does not hear it: no transaction for a receiver's
+# writes to join, and none acts on one (the boards and races act on finishes, which lock).
 @dataclass(frozen=True, slots=True)
 class PlainChange:
     """A move or undo checked on a game in play as known at `version`, without its lock: `move` is the
@@ -159,7 +161,6 @@ class PlainChange:
     at: datetime.datetime
 
     def statement(self) -> dict[str, Any]:
-        """`store.save_change`'s arguments for this change."""
         v = self.version + 1
         return {
             "game_id": self.game_id,
@@ -173,11 +174,6 @@ class PlainChange:
     def out(self) -> GameEventOut:
         v = self.version + 1
         return GameEventOut.build(game=self.game_id, v=v, kind=self.kind, move=self.move, piles=self.piles, at=self.at)
-
-
-# A plain change is stored only if the game is still as known, in one statement that is its own
-# transaction (games/store.py), and is not heard by `game_event_appended`: there is no transaction for a
-# receiver's writes to join, and none acts on one (the boards and races act on finishes, which lock).
 
 
 def append_if_unchanged(change: PlainChange) -> GameEventOut | None:
@@ -206,11 +202,7 @@ def events_after(*, game: Game, v: int, limit: int) -> list[GameEventOut] | None
     has had (the caller sends the whole state instead)."""
     if not 0 <= v <= game.version or game.version - v > limit:
         return None
-    result = finish_result(game)
-    return [
-        GameEventOut.of(event, result=result if event.kind == Kind.FINISH else None)
-        for event in history.game_events(game, since=v, until=game.version)
-    ]
+    return [GameEventOut.of(event, game=game) for event in history.game_events(game, since=v, until=game.version)]
 
 
 def publish(event: GameEventOut) -> None:

@@ -1,12 +1,11 @@
 """The process's bus: one channel-layer subscription per group per process, however many local sockets
-and services listen to that group, and one publisher that sends what committed transactions announce.
+and services listen to it, so a message costs one delivery per process, not one per socket; and one
+publisher that sends what committed transactions announce.
 
-A message is generic — its group (`game.12`, `race.ABC123`), kind, version and frame (the JSON text
-clients get, encoded once where the change was made and never decoded again on the way out), with
-optional plain `data` for listeners that act on it (a race's progress, a sign-out). Listeners never
-join a group of their own, so a message costs one channel-layer delivery per process, not one per
-socket. The bus also keeps the process's long-lived services (watching, race rooms, presence, sign-outs):
-one registry per event loop, which in a Daphne process means one.
+A message is generic: its group (`game.12`, `race.ABC123`), kind, version, frame (the JSON text clients
+get, encoded once where the change was made and never decoded on the way out) and optional plain `data`
+for listeners that act on it (a race's progress, a sign-out). The bus also keeps the process's
+long-lived services (watching, race rooms, presence, sign-outs), one per event loop.
 """
 
 from __future__ import annotations
@@ -95,8 +94,7 @@ class Bus:
                 self.reader = self.loop.create_task(self._read(self.channel))
             listeners = self.listeners.get(group)
             if not listeners:
-                # Kept only once subscribed: a group kept after a failed subscription (Redis away) left
-                # every later listener of it on this process deaf.
+                # Kept only once subscribed, or a failed subscription (Redis away) would deafen the group.
                 await self.layer.group_add(group, self.channel)
                 listeners = self.listeners[group] = set()
             listeners.add(listener)
@@ -113,11 +111,9 @@ class Bus:
                 await self.layer.group_discard(group, self.channel)
 
     def following(self, group: str) -> int:
-        """How many local listeners follow the group."""
         return len(self.listeners.get(group, ()))
 
     async def deliver(self, message: Message) -> None:
-        """Hand a message to this process's listeners of its group."""
         for listener in tuple(self.listeners.get(message.group, ())):
             await deliver_to_one_of_many(listener.hear(message), "%s: %s v%s", message.group, message.kind, message.v)
 
@@ -214,7 +210,6 @@ _current: Bus | None = None
 
 
 def running_bus() -> Bus | None:
-    """The running loop's bus, if a socket has made one."""
     return _buses.get(asyncio.get_running_loop())
 
 

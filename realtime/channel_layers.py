@@ -1,14 +1,11 @@
 """The channel layer on Redis, able to send many group messages in one round trip.
 
-channels_redis's pub/sub layer sends each message with a PUBLISH of its own, under a lock per Redis
-shard: a process publishes one message per round trip, and each round trip waits for a turn of a busy
-event loop, so near a process's capacity that chain, not the CPU, limits the events it can publish
-(docs/performance.md, "Publishing in batches"). `group_send_many` sends everything queued so far as
-one pipeline per shard instead. No library offers it: channels_redis has no batch send.
-
-It leans on channels_redis's internals (the per-loop layer, its shards and their Redis clients), so
-pyproject.toml pins channels-redis to the 4.x releases it is written against, and
-tests/realtime/test_channel_layers.py sends through the real Redis to catch a change.
+channels_redis's pub/sub layer sends each message with a PUBLISH of its own, one round trip each, and
+each waits for a turn of a busy event loop: near capacity that chain, not the CPU, limits what a process
+publishes (docs/performance.md, "Publishing in batches"). `group_send_many` sends everything queued as
+one pipeline per shard; channels_redis has no batch send. It leans on channels_redis's internals (the
+per-loop layer, its shards and their Redis clients), so pyproject.toml pins the releases it is written
+against and tests/realtime/test_channel_layers.py sends through the real Redis to catch a change.
 """
 
 from __future__ import annotations

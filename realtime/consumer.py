@@ -158,7 +158,6 @@ class LiveSocket(AsyncWebsocketConsumer):
             self.held = []
 
     async def hear(self, message: Message) -> None:
-        """Called by the bus with each message of a group this socket follows."""
         if self.held is not None:
             self.held.append(message)
         else:

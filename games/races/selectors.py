@@ -31,7 +31,6 @@ RACE_AWAY_SECONDS = 30
 
 
 def normalize_room_code(code: str) -> str | None:
-    """The canonical form of a room code, or None if it cannot be one."""
     cleaned = code.strip().upper().replace("-", "").replace(" ", "")
     if len(cleaned) != ROOM_CODE_LENGTH or any(symbol not in ROOM_CODE_ALPHABET for symbol in cleaned):
         return None
@@ -87,7 +86,6 @@ def race_abandoned_at(*, room: Room) -> datetime.datetime | None:
 
 
 def racing_seats(*, room: Room) -> QuerySet[Racer]:
-    """The round's players still in the race: not kicked, not left."""
     return Racer.objects.filter(room=room, round=room.round, player__isnull=False, kicked=False, left_at__isnull=True)
 
 
@@ -111,7 +109,6 @@ def counts_ready(*, room: Room, racer: Racer) -> bool:
 
 
 def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
-    """The racers present who are not ready yet."""
     return [
         racer
         for racer in racers

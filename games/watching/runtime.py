@@ -67,7 +67,10 @@ class Audience:
     async def hear(self, message: Message) -> None:
         """Each message of the game's group: its events, its watcher count and its badge (not to the player)."""
         if message.kind != events.EVENT:
-            await self._send_live(send_message(message.frame), to_owner=message.kind != "winnable")
+            live = send_message(message.frame)
+            for watcher in tuple(self.watchers):
+                if watcher.held is None and (message.kind != "winnable" or not watcher.is_owner):
+                    await self._send(watcher, live)
             return
         v, frame = message.v, message.frame
         for watcher in self.watchers:
@@ -116,11 +119,6 @@ class Audience:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next
                     # turn), so the first watchers need not wait for the last to be served.
                     await asyncio.sleep(0)
-
-    async def _send_live(self, message: dict[str, Any], *, to_owner: bool) -> None:
-        for watcher in tuple(self.watchers):
-            if watcher.held is None and (to_owner or not watcher.is_owner):
-                await self._send(watcher, message)
 
     async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
         await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)
