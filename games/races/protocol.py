@@ -65,7 +65,7 @@ _FIELDS: dict[str, tuple[tuple[str, Any, Callable[[Any], bool], str], ...]] = {
         ),
     ),
 }
-_TYPES = "'ready', 'start', 'kick', 'leave', 'rematch', 'ghost', 'settings' or 'sync'"
+_TYPES = ", ".join(f"'{kind}'" for kind in CLIENT_KINDS[:-1]) + f" or '{CLIENT_KINDS[-1]}'"
 
 
 def parse_client_message(text: str | None) -> RoomCommand:
