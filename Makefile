@@ -45,8 +45,9 @@ serve-prod: $(VENV)/.installed-run check-gettext
 # redis-server: the fault tests and the rehearsal start Redis servers of their own. pgbouncer and
 # iproute2 (`ip netns`): the rehearsal of several hosts (tests/hosts) starts its own PgBouncer and puts
 # each host in a network namespace. Debian's pgbouncer and redis-server packages also enable a
-# service, which the tests never use, so a service installed here is disabled again. Only what is missing is installed: a
-# Node.js from another source brings its own npm, which Debian's npm package conflicts with.
+# service, which the tests never use, so a service installed here is disabled again. Only what is
+# missing is installed: a Node.js from another source brings its own npm, which Debian's npm package
+# conflicts with.
 check-system-deps: check-gettext
 	@missing=""; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
