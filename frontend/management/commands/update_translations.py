@@ -9,8 +9,20 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-# Everything that is not the site's own code: tools, tests, collected copies, the catalogues themselves.
-IGNORED = [".venv", "node_modules", "staticfiles", "tests", "frontend/tests", "bench", "docs", "locale", "build"]
+# Everything that is not the site's own code: tools, tests, collected copies, packaging metadata and
+# the catalogues themselves.
+IGNORED = [
+    ".venv",
+    "node_modules",
+    "staticfiles",
+    "tests",
+    "frontend/tests",
+    "bench",
+    "docs",
+    "locale",
+    "build",
+    "*.egg-info",
+]
 DOMAINS = ["django", "djangojs"]
 
 
