@@ -113,10 +113,15 @@ def play_any_move(page: Page, piles: str = PILE) -> None:
     expect(page.locator(piles)).to_have_count(count - 1)
 
 
-def end_game(page: Page) -> None:
-    """End game, and say yes in the page's own dialog."""
+def say_end_game(page: Page) -> None:
+    """End game, and say yes in the page's own dialog (the game, race and arena pages alike)."""
     page.get_by_test_id("end-game").click()
     page.get_by_test_id("ask-yes").click()
+
+
+def end_game(page: Page) -> None:
+    """End a game on the game page, which then shows its result."""
+    say_end_game(page)
     expect(page.get_by_test_id("result")).to_be_visible()
 
 

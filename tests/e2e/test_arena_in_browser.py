@@ -21,6 +21,7 @@ from .player import (
     inside_the_screen,
     me,
     play,
+    say_end_game,
     server_shell,
     visitor_page,
 )
@@ -123,7 +124,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
 
     # A second game, ended early: it counts, and the third deal comes.
     play(page, line_start(page), MY_PILES)
-    end_game_here(page)
+    say_end_game(page)
     third = next_game_after(page, second)
     expect(standing(friend, me(page)).locator("td").nth(3)).to_have_text("2")
 
@@ -162,12 +163,6 @@ def line_start(page: Page) -> list[int]:
 
 def same_suit_or_rank(a: str, b: str) -> bool:
     return a[0] == b[0] or a[1] == b[1]
-
-
-def end_game_here(page: Page) -> None:
-    """End game on the arena page, saying yes in the page's own dialog."""
-    page.get_by_test_id("end-game").click()
-    page.get_by_test_id("ask-yes").click()
 
 
 def test_a_participant_waits_for_the_countdown_gets_the_first_deal_at_the_start_and_resumes_after_a_reload(

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import player_page, save_screenshot
 from .phone import PHONES, assert_whole_row_on_first_screen, layout, on_first_screen, overlap, phone_page
-from .player import LANGUAGES, MY_PILES, SIZES, open_a_room, play_any_move, racer_card
+from .player import LANGUAGES, MY_PILES, SIZES, open_a_room, play_any_move, racer_card, say_end_game
 
 pytestmark = pytest.mark.e2e
 
@@ -87,8 +87,7 @@ def test_on_a_phone_the_whole_row_and_the_strip_of_the_other_racers_share_the_fi
 
     # The friend finishes: their place shows in the strip at once, and the standings so far wait below
     # the row, which keeps the first screen.
-    friend.get_by_test_id("end-game").click()
-    friend.get_by_test_id("ask-yes").click()
+    say_end_game(friend)
     expect(racer_card(phone, friend_id).get_by_test_id("racer-place")).to_have_text(re.compile(r"^#(1|\u06f1)$"))
     expect(phone.get_by_test_id("standings-title")).to_have_text(re.compile(r"."))
     finished = layout(phone, MY_PILES)

@@ -12,18 +12,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import player_page
-from .player import MY_PILES, open_a_room, play_any_move, racer_card
+from .player import MY_PILES, open_a_room, play_any_move, racer_card, say_end_game
 
 pytestmark = pytest.mark.e2e
 
 
 def nickname(page: Page) -> str:
     return str(page.request.get("/api/me").json()["nickname"])
-
-
-def end_my_game(page: Page) -> None:
-    page.get_by_test_id("end-game").click()
-    page.get_by_test_id("ask-yes").click()
 
 
 def test_the_race_starts_when_everyone_is_ready_and_the_standings_fill_in_as_racers_finish(
@@ -45,16 +40,23 @@ def test_the_race_starts_when_everyone_is_ready_and_the_standings_fill_in_as_rac
     expect(friend.locator(MY_PILES)).to_have_count(52)
 
     play_any_move(friend, MY_PILES)
-    end_my_game(friend)
-    # The friend's place at once, while the host still races; the host sees it too, on their board.
+    board_before = host.get_by_test_id("my-board").bounding_box()
+    say_end_game(friend)
+    # The friend's place at once, while the host still races; the host sees it too, below their board,
+    # which stays where it was under the host's finger.
     expect(friend.get_by_test_id("my-place")).to_have_text("Your place so far: 1 of 2.")
     expect(host.get_by_test_id("standing")).to_have_count(1)
     expect(host.get_by_test_id("standings-title")).to_have_text("Standings so far")
+    board_after = host.get_by_test_id("my-board").bounding_box()
+    standings = host.get_by_test_id("standings-panel").bounding_box()
+    assert board_before and board_after and standings
+    assert board_after["y"] == board_before["y"]
+    assert standings["y"] > board_after["y"] + board_after["height"]
     expect(host.get_by_test_id("race-state")).to_have_attribute("data-state", "racing")
     expect(host.get_by_test_id("my-place")).to_be_hidden()
     expect(host.get_by_test_id("end-game")).to_be_enabled()
 
-    end_my_game(host)
+    say_end_game(host)
     for racer in (host, friend):
         expect(racer.get_by_test_id("standings-title")).to_have_text("Standings")
         expect(racer.get_by_test_id("standing")).to_have_count(2)
@@ -83,7 +85,7 @@ def test_leave_after_the_race_takes_the_racer_home_and_new_race_opens_a_room(
     friend.get_by_test_id("ready").click()
     for racer in (host, friend):
         expect(racer.locator(MY_PILES)).to_have_count(52, timeout=15_000)
-        end_my_game(racer)
+        say_end_game(racer)
     first_room = host.url
     host.get_by_test_id("new-race").click()
     host.wait_for_url(re.compile(r"/race/[0-9A-Z]{6}$"))
@@ -123,7 +125,7 @@ def test_the_host_confirms_a_rematch_a_racer_asked_for(page: Page, other_player_
     friend.get_by_test_id("ready").click()
     for racer in (host, friend):
         expect(racer.locator(MY_PILES)).to_have_count(52, timeout=15_000)
-        end_my_game(racer)
+        say_end_game(racer)
     expect(host.get_by_test_id("rematch")).to_be_visible()
     friend.get_by_test_id("rematch").click()
     host.get_by_test_id("rematch-confirm").click()  # the host does not ask: they confirm the friend's wish

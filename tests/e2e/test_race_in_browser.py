@@ -12,7 +12,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .player import CARDS_HAVE_LANDED, MY_PILES, PILE, api_game, drag, me, pile, play, play_any_move, racer_card
+from .player import (
+    CARDS_HAVE_LANDED,
+    MY_PILES,
+    PILE,
+    api_game,
+    drag,
+    me,
+    pile,
+    play,
+    play_any_move,
+    racer_card,
+    say_end_game,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -20,11 +32,6 @@ CODE = "2222-2222"
 # Three legal moves of this deal, one after the other (see test_page_details_in_browser.py).
 OPENING = ([2, 1], [4, 1], [6, 3])
 WINNING_GAME = json.loads((Path(__file__).parents[1] / "vectors" / "winning_game.json").read_text())
-
-
-def end_my_game(page: Page) -> None:
-    page.get_by_test_id("end-game").click()
-    page.get_by_test_id("ask-yes").click()
 
 
 def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: Page, other_player_page: Page):
@@ -59,10 +66,10 @@ def test_two_friends_race_from_an_invite_link_each_seeing_the_other_live(page: P
     expect(racer_card(host, friend_id)).to_have_attribute("data-piles", "50")
     expect(racer_card(host, friend_id).get_by_test_id("racer-moves")).to_have_text("2")
 
-    end_my_game(host)
+    say_end_game(host)
     expect(racer_card(friend, host_id)).to_have_attribute("data-status", "finished")
     expect(friend.get_by_test_id("announcer")).to_have_text(re.compile(r" finished with 51 piles left\.$"))
-    end_my_game(friend)
+    say_end_game(friend)
     for browser_page in (host, friend):
         standings = browser_page.get_by_test_id("standing")
         expect(standings).to_have_count(2)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .player import MY_PILES, me, play_any_move, racer_card, visitor_page
+from .player import MY_PILES, me, play_any_move, racer_card, say_end_game, visitor_page
 
 pytestmark = pytest.mark.e2e
 
@@ -61,8 +61,7 @@ def test_racers_in_persian_and_english_each_see_the_others_progress_live(
             expect(piles_shown).to_have_text("\u06f5\u06f1" if language == "fa" else "51")  # 51 in Persian digits
 
         for page in (host, friend):
-            page.get_by_test_id("end-game").click()
-            page.get_by_test_id("ask-yes").click()
+            say_end_game(page)
         for page, language in ((host, host_language), (friend, friend_language)):
             first = page.get_by_test_id("standing").first
             expect(first).to_be_visible()
