@@ -36,6 +36,7 @@ class RaceConsumer(LiveSocket):
         self.present: str | None = None  # this socket's presence entry
         self.entered = False
         self.refused = False  # the room is withheld from this socket's player: it hears nothing more
+        self.start_sent = -1  # the room version whose `start` this socket sent last
         self.hold()
         try:
             if not self.code:
@@ -146,9 +147,15 @@ class RaceConsumer(LiveSocket):
 
     async def _write_room(self, message: dict[str, Any], *, again: bool, frames: bool = True) -> None:
         """The message's frames unless this socket has a newer room (`again`: even if not newer; `frames`:
-        none, for a client that has this version), and the racer's own `start`. A room now withheld
-        from this socket's player is refused instead, and the socket closed."""
-        if self.refused or (message["version"] <= self.version_sent and not again):
+        none, for a client that has this version), and the racer's own `start`, even from a room a newer
+        one overtook: rooms changed in two processes (a start, a racer's presence) may arrive out of
+        order. A room now withheld from this socket's player is refused instead, and the socket closed."""
+        if self.refused:
+            return
+        newer = again or message["version"] > self.version_sent
+        start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
+        start_unsent = start is not None and (again or message["version"] > self.start_sent)
+        if not (newer or start_unsent):
             return
         try:
             room_check_readable(readers=message["readers"], player=self.player)
@@ -156,11 +163,12 @@ class RaceConsumer(LiveSocket):
             self.refused = True
             await self.refuse(error)
             return
-        self.version_sent = max(self.version_sent, message["version"])
-        for frame in message["frames"] if frames else ():
-            await self.send(text_data=frame)
-        start = message["starts"].get(str(self.player.pk)) if self.player is not None else None
-        if start is not None:
+        if newer:
+            self.version_sent = max(self.version_sent, message["version"])
+            for frame in message["frames"] if frames else ():
+                await self.send(text_data=frame)
+        if start_unsent:
+            self.start_sent = max(self.start_sent, message["version"])
             await self.send(text_data=start)
 
 

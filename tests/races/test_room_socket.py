@@ -18,12 +18,13 @@ from django.utils import timezone
 from accordion_site.asgi import application
 from accounts.models import Player
 from games.models import Game
-from games.races import selectors, services
+from games.races import broadcast, selectors, services
 from games.races.models import MAX_RACERS, Room
 from games.services import game_finish, game_move
 from games.watching.selectors import live_games
 from realtime import presence
 from realtime import protocol as realtime_protocol
+from realtime.bus import Message, publish
 from realtime.consumer import FLOOD_STRIKES
 from realtime.protocol import MessageRate
 from tests.conftest import player_client
@@ -197,6 +198,33 @@ async def test_a_racer_who_drops_shows_disconnected_and_comes_back_to_where_the_
     assert racer(room, friend)["connected"] and racer(room, host)["line"] == winning_game["moves"][:2]
     assert (await until(back, "start"))["game"]["id"] == friend_game["id"]  # their own board again
     await close(host_socket, back)
+
+
+async def test_a_racer_gets_their_game_when_the_start_arrives_after_a_newer_room(
+    live_room, host, friend, quick_countdown, monkeypatch
+):
+    # Rooms changed by two processes may reach a socket out of order: here the start's room is held
+    # back until the next change (the host's tab closing) has been published.
+    held: list[Message] = []
+
+    def start_overtaken(message: Message) -> None:
+        if message.data and message.data["starts"] and not held:
+            held.append(message)
+            return
+        publish(message)
+        while held:
+            publish(held.pop())
+
+    monkeypatch.setattr(broadcast, "publish", start_overtaken)
+    host_socket, friend_socket = await both_ready(live_room, host, friend)
+    await until(friend_socket, "countdown")
+    while not held:
+        await asyncio.sleep(0.02)
+    await host_socket.disconnect()
+    room = await room_until(friend_socket, lambda room: racer(room, host).get("connected") is False)
+    assert room["state"] == "racing"
+    assert (await until(friend_socket, "start"))["game"]["mode"] == "race"
+    await close(friend_socket)
 
 
 async def test_a_host_who_closes_the_tab_in_the_lobby_is_followed_by_a_connected_racer(
