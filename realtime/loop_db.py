@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import select
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +20,8 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+
+from accordion_site.postgresql.base import ended_by_server
 
 logger = logging.getLogger(__name__)
 
@@ -88,14 +89,10 @@ class LoopConnections:
         return waiter.result()
 
     async def _idle_alive(self) -> psycopg.AsyncConnection[Any] | None:
-        """An idle connection the server has not ended: an idle one with something to read has heard the
-        server end it (a restart), found by a look at its socket, with no round trip."""
+        """An idle connection the server has not ended (a restart), found with no round trip."""
         while self.idle:
             connection = self.idle.pop()
-            # poll(), not select(): a process with many sockets has descriptors past select()'s 1,024.
-            ended = select.poll()
-            ended.register(connection.pgconn.socket, select.POLLIN)
-            if not ended.poll(0):
+            if not ended_by_server(connection):
                 return connection
             self.open -= 1
             await connection.close()
