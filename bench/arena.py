@@ -30,6 +30,7 @@ import asyncio
 import bisect
 import http.client
 import json
+import os
 import random
 import sys
 import time
@@ -145,6 +146,7 @@ class Tally:
     moves_sent: int = 0
     moves_unacked: int = 0
     next_late: int = 0
+    send_lag: list[float] = field(default_factory=list)  # how late each move left against its schedule
 
 
 def join(index: int, code: str, daphnes: Sequence[Daphne]) -> Participant:
@@ -226,6 +228,7 @@ async def play_game(
     try:
         while time.perf_counter() < stop_at:
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            tally.send_lag.append(time.perf_counter() - due)  # this client's own lag, not the server's
             due += interval
             moves = legal_moves(position)
             if not moves:
@@ -299,6 +302,8 @@ class Run:
     own: dict[int, Listener]  # each participant's arena socket, by its index
     tally: Tally
     server_cpu_s: float  # the Daphne processes' CPU seconds over the play
+    client_cpu_s: float  # this process's, over the play
+    play_s: float
 
 
 async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
@@ -338,13 +343,17 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
     print(f"{len(sockets)} arena sockets open; playing {args.duration:.0f} s", file=sys.stderr)
     busy_before = machine_busy_seconds()
     cpu_before = sum(process_cpu_seconds(daphne.pid) for daphne in daphnes)
-    stop_at = time.perf_counter() + args.duration
+    client_before = process_cpu_seconds(os.getpid())
+    play_started = time.perf_counter()
+    stop_at = play_started + args.duration
     await asyncio.gather(
         *(participate(p, limit, interval=1 / args.rate, stop_at=stop_at, tally=tally) for p in participants)
     )
     await asyncio.sleep(SETTLE_S)
     busy_after = machine_busy_seconds()
     server_cpu_s = sum(process_cpu_seconds(daphne.pid) for daphne in daphnes) - cpu_before
+    client_cpu_s = process_cpu_seconds(os.getpid()) - client_before
+    play_s = time.perf_counter() - play_started
     tally.closing = True
     for socket in sockets:
         await socket.close()
@@ -352,7 +361,7 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
         reader.cancel()
     used = (busy_after[0] - busy_before[0]) / max(1e-9, busy_after[1] - busy_before[1])
     tally.errors["(machine busy over the run, %)"] = round(100 * used)
-    return Run(list(participants), listeners, own, tally, server_cpu_s)
+    return Run(list(participants), listeners, own, tally, server_cpu_s, client_cpu_s, play_s)
 
 
 def first_frame_holding(listener: Listener, finish: Finish) -> tuple[float, int | None] | None:
@@ -460,6 +469,11 @@ def main() -> None:
             "server CPU",
             f"{done.server_cpu_s:.1f} s in the Daphne processes, "
             f"{1000 * done.server_cpu_s / max(1, tally.moves_sent):.2f} ms a move (finishes, standings included)",
+        ),
+        (
+            "client CPU",
+            f"{100 * done.client_cpu_s / done.play_s:.0f} % of one core (this process, every socket's "
+            f"client); moves sent late by p99 {1000 * percentile(sorted(tally.send_lag or [0.0]), 0.99):.1f} ms",
         ),
         (
             "loss",
