@@ -216,7 +216,8 @@ class ArenaRoom:
             await db_call(services.arena_end)(code=self.code, now=now)
             await self._end()
             return
-        if self.stale or self.waiting:
+        # `serial` past `pushed`: a socket that opened read the standings afresh, which the others wait for.
+        if self.stale or self.waiting or self.serial != self.pushed:
             await self._push()
 
     async def _push(self) -> None:

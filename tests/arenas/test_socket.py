@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accordion_site.asgi import application
 from accounts.models import Player
-from arenas import services
+from arenas import runtime, services
 from arenas.models import Arena
 from realtime.bus import Message, publish
 from tests.games.sockets import FROM_THE_SITE, session_cookie_for
@@ -211,3 +211,22 @@ async def test_a_player_who_has_just_joined_is_no_spectator(
     assert max(frame["spectators"] for frame in frames if "spectators" in frame) == 1  # the other socket
     await playing.disconnect()
     await watching.disconnect()
+
+
+async def test_a_read_made_for_a_socket_that_opens_reaches_the_sockets_already_open(
+    player: Player, other_player: Player, live_arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The room looks for due work every 2 s here, so that the newcomer's socket, opened between two
+    # looks, is what reads the standings that hold the newcomer.
+    monkeypatch.setattr(runtime, "TICK_S", 2.0)
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    mine = await arena_socket(live_arena.code, player)
+    assert (await until(mine, "arena"))["arena"]["players"] == 1
+    opened = time.monotonic()
+    await join(code=live_arena.code, player=other_player, now=timezone.now())
+    await asyncio.sleep(runtime.STANDINGS_EVERY_S + 0.1 - (time.monotonic() - opened))
+    newcomer = await arena_socket(live_arena.code, other_player)
+    assert (await until(newcomer, "arena"))["arena"]["players"] == 2
+    assert (await until(mine, "standings"))["players"] == 2
+    await newcomer.disconnect()
+    await mine.disconnect()
