@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
 from .conftest import player_page
 from .player import (
@@ -163,6 +163,34 @@ def line_start(page: Page) -> list[int]:
 
 def same_suit_or_rank(a: str, b: str) -> bool:
     return a[0] == b[0] or a[1] == b[1]
+
+
+def test_the_board_stays_put_while_the_next_deal_is_on_its_way(page: Page) -> None:
+    # The arena socket's `next` is held back, so the page says the next deal is coming and, after a
+    # while, asks for it over HTTP: the board must not move under the player's finger either time.
+    def arena_socket(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        server.on_message(lambda message: None if json.loads(message).get("t") == "next" else socket.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/arenas/"), arena_socket)
+    open_arena(page)
+    first = join(page)
+    board = page.get_by_test_id("my-board")
+    playing_at = box(board)["y"]
+    play(page, line_start(page), MY_PILES)
+    say_end_game(page)
+    message = page.get_by_test_id("arena-message")
+    expect(message).to_have_text("Game over: the next deal is coming…")
+    assert box(board)["y"] == playing_at
+    assert box(message)["y"] >= playing_at + box(board)["height"]  # said below the board
+    next_game_after(page, first)
+    assert box(board)["y"] == playing_at
+
+
+def box(element: Locator) -> dict[str, float]:
+    found = element.bounding_box()
+    assert found is not None, element
+    return dict(found)
 
 
 def test_a_participant_waits_for_the_countdown_gets_the_first_deal_at_the_start_and_resumes_after_a_reload(

@@ -4,7 +4,7 @@
 // page's board (play.js) on the game's own socket. The next game comes the moment one ends: the
 // socket's `next`, or POST /next if it is slow. main() runs the page; nothing runs on import.
 
-import { getArena, joinArena, nextArenaGame } from "../api.js";
+import { ApiError, getArena, joinArena, nextArenaGame } from "../api.js";
 import { formatDuration } from "../clock.js";
 import { showConnection } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
@@ -137,10 +137,15 @@ class ArenaPage {
 
   /** A participant back on the page while the arena runs: their current game (or the next one). */
   async resume() {
+    await this.fetchGame(() => joinArena(this.code));
+  }
+
+  /** Play the game `request` answers with; one request at a time, and a refusal is said on the page. */
+  async fetchGame(request) {
     if (this.asking) return;
     this.asking = true;
     try {
-      const answer = await joinArena(this.code);
+      const answer = await request();
       if (answer.game) this.play(answer.game);
     } catch (error) {
       this.say(error.message);
@@ -164,16 +169,16 @@ class ArenaPage {
   }
 
   async askNext() {
-    if (this.asking || this.arena?.state !== "live") return;
-    this.asking = true;
-    try {
-      const answer = await nextArenaGame(this.code);
-      this.play(answer.game);
-    } catch (error) {
-      this.say(error.message);
-    } finally {
-      this.asking = false;
-    }
+    if (this.arena?.state !== "live") return;
+    await this.fetchGame(async () => {
+      try {
+        return await nextArenaGame(this.code);
+      } catch (error) {
+        // Handed out already, its push lost on the way: it is the participant's current game.
+        if (error instanceof ApiError && error.code === "game_in_play") return joinArena(this.code);
+        throw error;
+      }
+    });
   }
 
   /** Play `game` on the page's board, unless it is the one already there. */
