@@ -216,14 +216,14 @@ class ArenaRoom:
             await db_call(services.arena_end)(code=self.code, now=now)
             await self._end()
             return
-        # `serial` past `pushed`: a socket that opened read the standings afresh, which the others wait for.
-        if self.stale or self.waiting or self.serial != self.pushed:
-            await self._push()
+        await self._push()
 
     async def _push(self) -> None:
-        table = await self._read()
+        table = await self._read()  # a change marked stale is read here, at most once a second
+        # Nothing to send unless a read (this one, or one made for a socket that opened) is not pushed
+        # yet, or a socket's frame waits for its second to pass.
         if self.serial == self.pushed and not self.waiting:
-            return  # a change not read yet: its read is under a second away
+            return
         self.pushed = self.serial
         moment = time.monotonic()
         self.waiting = False

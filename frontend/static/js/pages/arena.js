@@ -170,15 +170,13 @@ class ArenaPage {
 
   async askNext() {
     if (this.arena?.state !== "live") return;
-    await this.fetchGame(async () => {
-      try {
-        return await nextArenaGame(this.code);
-      } catch (error) {
+    await this.fetchGame(() =>
+      nextArenaGame(this.code).catch((error) => {
         // Handed out already, its push lost on the way: it is the participant's current game.
         if (error instanceof ApiError && error.code === "game_in_play") return joinArena(this.code);
         throw error;
-      }
-    });
+      }),
+    );
   }
 
   /** Play `game` on the page's board, unless it is the one already there. */
