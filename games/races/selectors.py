@@ -28,6 +28,9 @@ ROOM_CODE_LENGTH = 6
 HOST_AWAY_SECONDS = 30
 # A race whose every racer still playing has been away this long ends: nobody races it any more.
 RACE_AWAY_SECONDS = 30
+# A racer seated by `POST /join` opens their room socket next: the start waits this long for it, so that
+# the others being ready at that moment do not leave the newcomer watching.
+ARRIVAL_SECONDS = 10
 
 
 def normalize_room_code(code: str) -> str | None:
@@ -108,15 +111,21 @@ def counts_ready(*, room: Room, racer: Racer) -> bool:
     return racer.ready or racer.is_ghost or racer.player_id == room.host_id
 
 
-def waiting_for(*, room: Room, racers: list[Racer]) -> list[Racer]:
+def waiting_for(*, room: Room, racers: list[Racer], now: datetime.datetime) -> list[Racer]:
+    """The racers present, or seated and not yet come, who are not ready: the start waits for them."""
     return [
         racer
         for racer in racers
         if racer.player_id is not None
-        and racer.connected
+        and (racer.connected or _arriving(racer, now))
         and racer.left_at is None
         and not counts_ready(room=room, racer=racer)
     ]
+
+
+def _arriving(racer: Racer, now: datetime.datetime) -> bool:
+    """Seated moments ago and no room socket yet (none has left either)."""
+    return racer.away_since is None and now - racer.joined_at < datetime.timedelta(seconds=ARRIVAL_SECONDS)
 
 
 def player_race_stats(*, player: Player) -> dict[str, int]:
@@ -335,7 +344,7 @@ def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
         "deal_code": room.deal.shared_code if started else None,  # type: ignore[union-attr]
         "deal_picked": bool(room.deal_code),
         "racers": [_racer_entry(room=room, racer=racer, now=now) for racer in racers],
-        "waiting": [racer.pk for racer in waiting_for(room=room, racers=racers)]
+        "waiting": [racer.pk for racer in waiting_for(room=room, racers=racers, now=now)]
         if room.state == Room.State.LOBBY
         else [],
         "standings": standings_entries(room=room, racers=racers, now=now) if started else None,

@@ -286,7 +286,7 @@ def _start_if_everyone_ready(room: Room, now: datetime.datetime) -> None:
     seats = room_racers(room=room)
     humans = [seat for seat in seats if seat.player_id is not None]
     others_ready = [seat for seat in humans if seat.player_id != room.host_id and seat.ready and seat.connected]
-    if others_ready and not waiting_for(room=room, racers=seats):
+    if others_ready and not waiting_for(room=room, racers=seats, now=now):
         _count_down(room, humans, now)
 
 

@@ -10,7 +10,7 @@ from games.models import Game
 from games.races import services
 from games.races.errors import NotEnoughReady, NotHost, NotRacer, WrongState
 from games.races.models import MAX_RACERS, Racer, Room
-from games.races.selectors import HOST_AWAY_SECONDS, normalize_room_code, room_view
+from games.races.selectors import ARRIVAL_SECONDS, HOST_AWAY_SECONDS, normalize_room_code, room_view
 from games.serializers import game_payload
 
 from .conftest import NOON, later
@@ -171,6 +171,36 @@ def test_a_racer_away_from_the_lobby_does_not_hold_up_the_start(room, host, frie
     services.race_presence(code=room.code, now=later(4))
     assert "countdown" in services.race_start(code=room.code, player=host, now=later(5)).kinds
     assert racers(room) == [host.pk]  # the friend watches this round
+
+
+def test_a_racer_just_seated_holds_up_the_start_until_their_socket_comes(room, host, friend, third, sockets):
+    """Opening the link seats the newcomer by `POST /join`, then opens their room socket: the others being
+    ready in between does not start the race without them."""
+    sockets.open(room, friend)
+    services.race_join(code=room.code, player=friend, now=later(1))
+    services.race_join(code=room.code, player=third, now=later(2))  # seated; the socket is on its way
+
+    assert "countdown" not in services.race_ready(code=room.code, player=friend, ready=True, now=later(3)).kinds
+    newcomer = Racer.objects.get(room=room, player=third)
+    assert room_view(room=Room.objects.get(pk=room.pk), now=later(3))["waiting"] == [newcomer.pk]
+
+    sockets.open(room, third)
+    services.race_join(code=room.code, player=third, now=later(4))  # the socket's own join
+    assert "countdown" in services.race_ready(code=room.code, player=third, ready=True, now=later(5)).kinds
+    assert racers(room) == [host.pk, friend.pk, third.pk]
+
+
+def test_a_racer_seated_whose_socket_never_comes_stops_holding_up_the_start(room, host, friend, third, sockets):
+    sockets.open(room, friend)
+    services.race_join(code=room.code, player=friend, now=later(1))
+    services.race_join(code=room.code, player=third, now=later(2))
+    services.race_ready(code=room.code, player=friend, ready=True, now=later(3))
+
+    gone_quiet = later(2 + ARRIVAL_SECONDS)
+    assert room_view(room=Room.objects.get(pk=room.pk), now=gone_quiet)["waiting"] == []
+    services.race_ready(code=room.code, player=friend, ready=False, now=gone_quiet)
+    assert "countdown" in services.race_ready(code=room.code, player=friend, ready=True, now=gone_quiet).kinds
+    assert racers(room) == [host.pk, friend.pk]  # the newcomer watches this round
 
 
 def connected(room: Room) -> dict[int, bool]:
