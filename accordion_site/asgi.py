@@ -14,16 +14,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "accordion_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.sessions import CookieMiddleware  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from accounts.door import AttemptsCountedAtTheDoor  # noqa: E402
-from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware  # noqa: E402
+from accounts.middleware import SocketPlayerMiddleware  # noqa: E402
 from accounts.signouts import SignedOutSocketsClosed  # noqa: E402
 from arenas.routing import websocket_urlpatterns as arena_websocket_urlpatterns  # noqa: E402
 from games.races.routing import websocket_urlpatterns as race_websocket_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from realtime import daphne_limits, frame_costs  # noqa: E402
+from realtime import daphne_limits, frame_costs, socket_memory  # noqa: E402
 from realtime.collection import tune_for_serving  # noqa: E402
 from realtime.edges import OutageGuard, SiteOriginValidator, SocketsPerPlayer, no_such_socket  # noqa: E402
 
@@ -36,6 +35,8 @@ require_collected_static_files()
 daphne_limits.install()
 # autobahn's per-frame debug arguments and maskers, and Twisted's queuing of every frame: CPU for nobody.
 frame_costs.install()
+# What Daphne keeps for each open socket, made smaller.
+socket_memory.install()
 
 # The last route refuses any other socket path with 4404.
 socket_routes = [
@@ -51,12 +52,8 @@ application = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(
             SocketControlCharactersRefused(
                 OutageGuard(
-                    CookieMiddleware(
-                        SocketSessionMiddleware(
-                            PlayerMiddleware(
-                                SignedOutSocketsClosed(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
-                            )
-                        )
+                    SocketPlayerMiddleware(
+                        SignedOutSocketsClosed(SocketsPerPlayer(SocketLogContext(URLRouter(socket_routes))))
                     )
                 )
             )

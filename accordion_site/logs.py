@@ -131,16 +131,19 @@ class RequestLogMiddleware:
         game_id.set(game if isinstance(game, int) else None)
 
 
+def _header(scope: dict[str, Any], name: bytes) -> str | None:
+    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key == name), None)
+
+
 class SocketLogContext:
-    """ASGI middleware for sockets (inside PlayerMiddleware): the socket's task and everything it starts
+    """ASGI middleware for sockets (inside SocketPlayerMiddleware): the socket's task and everything it starts
     log with a request id of its own, its player and the game its path names."""
 
     def __init__(self, inner: Callable[..., Awaitable[Any]]) -> None:
         self.inner = inner
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        headers = dict(scope.get("headers", []))
-        request_id.set(_incoming_request_id(headers.get(b"x-request-id", b"").decode("latin-1") or None))
+        request_id.set(_incoming_request_id(_header(scope, b"x-request-id")))
         player = scope.get("player")
         player_id.set(getattr(player, "pk", None))
         match = _GAME_SOCKET_PATH.match(scope.get("path", ""))

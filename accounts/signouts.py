@@ -91,7 +91,7 @@ async def _refuse_open(socket: AccountSocket) -> None:
 
 
 class SignedOutSocketsClosed:
-    """Inside PlayerMiddleware: keeps track of this process's sockets of accounts, so that a sign-out
+    """Inside SocketPlayerMiddleware: keeps track of this process's sockets of accounts, so that a sign-out
     elsewhere closes them, and refuses a socket whose session a password change has signed out."""
 
     def __init__(self, inner: ASGIApp) -> None:

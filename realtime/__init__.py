@@ -12,6 +12,8 @@ platform adaptations, each there for one reason:
 - frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, and Twisted sends
   a frame at once when nothing waits before it, because those are a large part of a web process's CPU
   for frames of a few dozen bytes (bench/socket_floor.py);
+- socket_memory.py: a socket's inbox under Daphne is a list and one waiter, because Daphne's
+  `asyncio.Queue` keeps four preallocated deques (about 2.9 KiB) for as long as each socket is open;
 - collection.py: start-up objects are frozen and the collector runs less often, because CPython's
   defaults pause every socket of a busy process while a full collection walks the start-up objects.
 """

@@ -40,8 +40,8 @@ class SiteOriginValidator(OriginValidator):
         super().__init__(application, allowed_origins=[])  # they depend on each handshake's Host
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        headers = dict(scope["headers"])
-        if self.allows(origin=headers.get(b"origin"), host=headers.get(b"host")):
+        # Each layer's frame lives as long as its socket: the headers are read here, not kept in it.
+        if self.allows(**_origin_and_host(scope["headers"])):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
 
@@ -79,6 +79,11 @@ async def refuse(
 async def no_such_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The last route: a socket path no consumer serves is closed with 4404."""
     await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NOT_FOUND)
+
+
+def _origin_and_host(headers: list[tuple[bytes, bytes]]) -> dict[str, bytes | None]:
+    found = dict(headers)
+    return {"origin": found.get(b"origin"), "host": found.get(b"host")}
 
 
 class OutageGuard:
@@ -121,7 +126,7 @@ class OutageGuard:
 
 
 class SocketsPerPlayer:
-    """Inside PlayerMiddleware: at most SOCKETS_PER_PLAYER open sockets per player or session in this
+    """Inside SocketPlayerMiddleware: at most SOCKETS_PER_PLAYER open sockets per player or session in this
     process (SOCKETS_PER_ADDRESS per address without a session): hundreds from one client slowed
     everyone else's acks."""
 

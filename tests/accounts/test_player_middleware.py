@@ -1,4 +1,4 @@
-"""A socket knows its player from the session, as an HTTP view does: PlayerMiddleware puts it in
+"""A socket knows its player from the session, as an HTTP view does: SocketPlayerMiddleware puts it in
 scope["player"] when the socket connects."""
 
 from __future__ import annotations
@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.sessions import CookieMiddleware
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from accounts.middleware import PlayerMiddleware, SocketSessionMiddleware
+from accounts.middleware import SocketPlayerMiddleware
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +25,7 @@ class ScopePlayerConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"player": None if player is None else player.nickname})
 
 
-application = CookieMiddleware(SocketSessionMiddleware(PlayerMiddleware(ScopePlayerConsumer.as_asgi())))
+application = SocketPlayerMiddleware(ScopePlayerConsumer.as_asgi())
 
 
 def session_cookie(client: Client) -> tuple[bytes, bytes]:
