@@ -32,6 +32,8 @@ from tests.production import postgres_server_url
 
 pytestmark = pytest.mark.services
 
+BACKEND_EXIT_WAIT_MS = 5000
+
 
 async def test_a_database_outage_asks_clients_to_try_again_and_loses_nothing(
     redis_url: str, database_relay: TcpRelay, tmp_path: Path, production_site: PreparedSite, winning_game
@@ -93,13 +95,15 @@ def refused_socket(visitor: Visitor, path: str, port: int) -> tuple[dict[str, ob
 
 
 def end_the_database_connections(database: str) -> int:
-    """What a PostgreSQL restart does to the processes' open connections: ends them all, server side.
-    Returns how many were ended."""
+    """What a PostgreSQL restart does to the processes' open connections: ends them all, server side, and
+    returns once their backends have exited (as a restart serves nothing new before its old server is
+    gone). Returns how many were ended."""
     with psycopg.connect(postgres_server_url(), autocommit=True) as maintenance:
         rows = maintenance.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [database],
+            "SELECT pg_terminate_backend(pid, %s) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [BACKEND_EXIT_WAIT_MS, database],
         ).fetchall()
+    assert all(ended for (ended,) in rows), "a backend outlived its termination"
     return len(rows)
 
 
