@@ -9,15 +9,17 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils import translation
 
+from .handshake import handshake_header
+
 
 def socket_language(scope: dict[str, Any]) -> str:
     """The language of the handshake's `django_language` cookie, else of its Accept-Language, else the
     site's default: Django's own choice for a request carrying the same cookie and header."""
     request = HttpRequest()
     request.COOKIES = dict(scope.get("cookies") or {})
-    for name, value in scope.get("headers") or ():
-        if name == b"accept-language":
-            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    accept_language = handshake_header(scope, b"accept-language")
+    if accept_language is not None:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept_language
     return translation.get_language_from_request(request)
 
 

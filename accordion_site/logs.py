@@ -19,6 +19,8 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
+from .handshake import handshake_header
+
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 player_id: ContextVar[int | None] = ContextVar("player_id", default=None)
 game_id: ContextVar[int | None] = ContextVar("game_id", default=None)
@@ -131,10 +133,6 @@ class RequestLogMiddleware:
         game_id.set(game if isinstance(game, int) else None)
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key == name), None)
-
-
 class SocketLogContext:
     """ASGI middleware for sockets (inside SocketPlayerMiddleware): the socket's task and everything it starts
     log with a request id of its own, its player and the game its path names."""
@@ -143,7 +141,7 @@ class SocketLogContext:
         self.inner = inner
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        request_id.set(_incoming_request_id(_header(scope, b"x-request-id")))
+        request_id.set(_incoming_request_id(handshake_header(scope, b"x-request-id")))
         player = scope.get("player")
         player_id.set(getattr(player, "pk", None))
         match = _GAME_SOCKET_PATH.match(scope.get("path", ""))

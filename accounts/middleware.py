@@ -10,6 +10,7 @@ from django.conf import settings
 from django.http import parse_cookie
 
 from accordion_site.db import db_call
+from accordion_site.handshake import handshake_header
 
 from .selectors import player_from_session
 
@@ -33,14 +34,7 @@ class SocketPlayerMiddleware:
         self.session_store = import_module(settings.SESSION_ENGINE).SessionStore
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        cookies = _handshake_cookies(scope)
+        cookies = parse_cookie(handshake_header(scope, b"cookie") or "")
         session = self.session_store(cookies.get(settings.SESSION_COOKIE_NAME))
         player = await db_call(player_from_session)(session)
         return await self.inner({**scope, "cookies": cookies, "session": session, "player": player}, receive, send)
-
-
-def _handshake_cookies(scope: dict[str, Any]) -> dict[str, str]:
-    for name, value in scope["headers"]:
-        if name == b"cookie":
-            return parse_cookie(value.decode("latin1"))
-    return {}

@@ -15,6 +15,7 @@ from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 
 from accordion_site.errors import OUTAGES
+from accordion_site.handshake import handshake_header
 
 logger = logging.getLogger(__name__)
 
@@ -40,22 +41,20 @@ class SiteOriginValidator(OriginValidator):
         super().__init__(application, allowed_origins=[])  # they depend on each handshake's Host
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        # Each layer's frame lives as long as its socket: the headers are read here, not kept in it.
-        if self.allows(**_origin_and_host(scope["headers"])):
+        if self.allows(origin=handshake_header(scope, b"origin"), host=handshake_header(scope, b"host")):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
 
-    def allows(self, *, origin: bytes | None, host: bytes | None) -> bool:
+    def allows(self, *, origin: str | None, host: str | None) -> bool:
         if origin is None or host is None:
             return False
-        site = host.decode("latin1")
         # A socket does not know whether TLS ended in front of it: its own origin may have either scheme.
-        own = [f"http://{site}", f"https://{site}"]
+        own = [f"http://{host}", f"https://{host}"]
         # Channels writes Django's "https://*.example.com" as "https://.example.com"; Django matches
         # nothing with an entry that has no scheme (and its system check refuses one), nor does this.
         trusted = [entry.replace("://*.", "://.", 1) for entry in settings.CSRF_TRUSTED_ORIGINS if "://" in entry]
         try:
-            parsed = urlparse(origin.decode("latin1"))
+            parsed = urlparse(origin)
             allowed_host = any(
                 pattern == "*" or self.match_allowed_origin(parsed, pattern) for pattern in settings.ALLOWED_HOSTS
             )
@@ -79,11 +78,6 @@ async def refuse(
 async def no_such_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The last route: a socket path no consumer serves is closed with 4404."""
     await refuse(receive, send, error="no such socket", code="not_found", close_code=CLOSE_NOT_FOUND)
-
-
-def _origin_and_host(headers: list[tuple[bytes, bytes]]) -> dict[str, bytes | None]:
-    found = dict(headers)
-    return {"origin": found.get(b"origin"), "host": found.get(b"host")}
 
 
 class OutageGuard:
