@@ -37,9 +37,10 @@ from .serializers import arena_fields
 
 logger = logging.getLogger(__name__)
 
-# A socket gets at most one standings frame a second; the room looks for due work this often.
+# A socket gets at most one standings frame a second; the room looks for due work this often (a
+# change waits for the next look, on top of the second).
 STANDINGS_EVERY_S = 1.0
-TICK_S = 0.25
+TICK_S = 0.05
 # How a spectator's socket counts in its arena's presence group.
 SPECTATOR = "spectator"
 
@@ -87,7 +88,9 @@ class ArenaRoom:
         self.table: Standings | None = None
         self.top = "[]"  # the table's top ten, encoded
         self.rows: dict[int, str] = {}  # the table's rows encoded so far, by player
-        self.read_at = 0.0
+        # When the latest read was made, then when its push began (monotonic): the next read is due a
+        # second later, when every socket it reached is due too.
+        self.cycle_began = 0.0
         self.read_wall = 0.0
         self.serial = 0  # how many reads the room made
         self.pushed = 0  # the read the last push went through
@@ -104,9 +107,9 @@ class ArenaRoom:
 
     async def _read(self) -> Standings:
         async with self.lock:
-            if self.table is None or (self.stale and time.monotonic() - self.read_at >= STANDINGS_EVERY_S):
+            if self.table is None or (self.stale and time.monotonic() - self.cycle_began >= STANDINGS_EVERY_S):
                 self.stale = False
-                self.read_at = time.monotonic()
+                self.cycle_began = time.monotonic()
                 self.read_wall = time.time()
                 self._hold(await db_call(selectors.standings)(arena_id=self.arena.pk))
             assert self.table is not None
@@ -224,8 +227,10 @@ class ArenaRoom:
         # yet, or a socket's frame waits for its second to pass.
         if self.serial == self.pushed and not self.waiting:
             return
-        self.pushed = self.serial
         moment = time.monotonic()
+        if self.serial != self.pushed:
+            self.pushed = self.serial
+            self.cycle_began = moment
         self.waiting = False
         for socket, last in tuple(self.sockets.items()):
             view = (self.top, self._row(table, socket.player_id), table.players, self.spectators)
