@@ -27,7 +27,7 @@ from accounts.selectors import player_from_session
 
 
 def request_player(request: Request) -> Player | None:
-    """The session's player, looked up once per request however many throttles ask."""
+    """The session's player, looked up once per request however many throttles (and the view) ask."""
     if not hasattr(request, "throttled_player"):
         request.throttled_player = player_from_session(request.session)  # type: ignore[attr-defined]
     return request.throttled_player  # type: ignore[attr-defined,no-any-return]

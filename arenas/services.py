@@ -208,7 +208,11 @@ def arena_next(*, code: str, player: Player | None, now: datetime.datetime) -> G
     """The participant's next game, on the next deal, once the current one is finished: one game at a
     time, and a deal is handed out only when reached. `player` None: a visitor who has not played."""
     arena = _arena(code)
-    participant = Participant.objects.filter(arena=arena, player=player).first() if player is not None else None
+    participant = (
+        Participant.objects.select_related("game", "player").filter(arena=arena, player=player).first()
+        if player is not None
+        else None
+    )
     if participant is None:
         raise NotParticipant(gettext("join arena %(code)s to play in it") % {"code": arena.code})
     state = arena.state(now)
@@ -227,7 +231,8 @@ def _refuse_in_play(participant: Participant) -> None:
 
 
 def _next_game(*, arena: Arena, participant: Participant, now: datetime.datetime) -> Game:
-    _refuse_in_play(Participant.objects.select_related("game").get(pk=participant.pk))
+    """Deal `participant.reached + 1`, `participant` as just read (its game with it)."""
+    _refuse_in_play(participant)
     k = participant.reached + 1
     deal = arena_deal(arena=arena, k=k)  # the solver, if needed, before any lock
     with transaction.atomic():

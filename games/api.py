@@ -15,9 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
+from accordion_site.throttles import request_player
 from accounts.errors import PlayerNotFound
 from accounts.models import Player
-from accounts.selectors import player_by_nickname, player_from_session
+from accounts.selectors import player_by_nickname
 from accounts.services import player_for_session
 
 from . import selectors, services
@@ -164,7 +165,7 @@ class GameFinishApi(APIView):
 
 
 def _player_or_none(request: Request) -> Player | None:
-    return player_from_session(request.session)
+    return request_player(request)
 
 
 class GameHintApi(SolverApi):
