@@ -39,9 +39,9 @@ def test_a_database_outage_answers_json_503_with_retry_after(client):
     assert response["Retry-After"]
 
 
-def test_a_redis_outage_answers_json_503():
+def test_a_redis_outage_answers_json_503(redis_url):
     visitor = Client(raise_request_exception=False)  # a new guest is counted in Redis, by address
-    with mock.patch("django.core.cache.cache.get", side_effect=redis.ConnectionError("Redis is down")):
+    with mock.patch("redis.Redis.execute_command", side_effect=redis.ConnectionError("Redis is down")):
         response = visitor.post("/api/games", {"mode": "new"}, content_type="application/json")
     assert response.status_code == 503
     assert response.json()["code"] == "unavailable"
