@@ -116,7 +116,7 @@ def _visible_game(request: Request, *, game_id: int, now: datetime.datetime) -> 
         services.game_close_if_day_over(game_id=game_id, now=now)
         game = selectors.game_get(game_id=game_id)
     staff_review = bool(getattr(request.user, "is_staff", False)) and game.status == Game.Status.FINISHED
-    if not staff_review and not selectors.game_visible_to(game=game, player=_player_or_none(request), today=now.date()):
+    if not staff_review and not selectors.game_visible_to(game=game, player=request_player(request), today=now.date()):
         raise GameNotFound(_("there is no game %(game)s you can see") % {"game": game_id})
     return game
 
@@ -162,10 +162,6 @@ class GameFinishApi(APIView):
         now = timezone.now()
         game = services.game_finish(game_id=game_id, player=_own_player(request), moves=data["moves"], now=now)
         return Response(game_payload(game, now=now))
-
-
-def _player_or_none(request: Request) -> Player | None:
-    return request_player(request)
 
 
 class GameHintApi(SolverApi):
@@ -215,7 +211,7 @@ class GameAnalysisApi(SolverApi):
     )
     def get(self, request: Request, game_id: int) -> Response:
         now = timezone.now()
-        game, found = selectors.game_analysis(game_id=game_id, player=_player_or_none(request), today=now.date())
+        game, found = selectors.game_analysis(game_id=game_id, player=request_player(request), today=now.date())
         analysis = {
             "deal_winnable": {"win": True, "lost": False}.get(found.deal_status),
             "deal_line": found.deal_line,
@@ -228,7 +224,7 @@ class GameAnalysisApi(SolverApi):
 
 def _own_player(request: Request) -> Player:
     """The session's player; a visitor who never played owns no game."""
-    player = _player_or_none(request)
+    player = request_player(request)
     if player is None:
         raise NotYourGame(_("you have no games yet: start one first"))
     return player
