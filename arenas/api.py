@@ -120,7 +120,6 @@ class ArenaNextApi(APIView):
         "after the end; 403 `not_participant` if you have not joined.",
     )
     def post(self, request: Request, code: str) -> Response:
-        selectors.arena_get(code=code)
         player = player_from_session(request.session)
         now = timezone.now()
         game = services.arena_next(code=code, player=player, now=now)

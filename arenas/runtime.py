@@ -24,7 +24,6 @@ from django.utils import timezone
 from accordion_site.db import db_call
 from accordion_site.errors import log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
-from games.models import Game
 from games.serializers import game_payload
 from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
 from realtime.presence import Presence, presence
@@ -57,15 +56,12 @@ def _next_game_for(*, code: str, player_id: int) -> dict[str, Any] | None:
     """The participant's next game (or the current one, if another socket or process has just started
     it); None when there is none to give (not a participant, the arena over)."""
     now = timezone.now()
-    participant = Participant.objects.select_related("player").filter(arena__code=code, player_id=player_id).first()
-    if participant is None:
-        return None
     try:
-        game = services.arena_next(code=code, player=participant.player, now=now)
+        game = services.arena_next(code=code, player=player_id, now=now)
     except GameInPlay:
-        current = Participant.objects.get(pk=participant.pk).game_id
+        current = Participant.objects.select_related("game__deal").get(arena__code=code, player=player_id).game
         assert current is not None
-        game = Game.objects.select_related("deal").get(pk=current)
+        game = current
     except ArenaError:
         return None
     return game_payload(game, now=now)  # type: ignore[no-any-return]

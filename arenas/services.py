@@ -30,7 +30,7 @@ from realtime.bus import Message, publish
 from . import deals
 from .errors import ArenaError, ArenaFinished, ArenaNotStarted, GameInPlay, NotParticipant
 from .models import MAX_MINUTES, MAX_STARTS_IN, MIN_MINUTES, Arena, ArenaDeal, ArenaGame, Participant
-from .selectors import arena_get
+from .selectors import arena_get, normalize_arena_code
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +48,11 @@ COUNTED_REVIEWS = ("", Game.Review.CLEARED)
 _ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-deals")
 # Locks a deal's derivation takes in this process (by arena and k, shared by a few deals at most).
 _DERIVING = tuple(threading.Lock() for _ in range(16))
+# The deals this process has found stored, by arena (its id and seed) and k: a stored deal never
+# changes and hundreds of participants ask for each one, so each process reads it once.
+_known_deals: dict[tuple[int, str, int], Deal] = {}
+_known_deals_lock = threading.Lock()
+KNOWN_DEALS_MOST = 4096
 
 
 def group(code: str) -> str:
@@ -117,14 +122,23 @@ def _arena_create(
                 raise
             continue
         logger.info("arena %s created: %s minutes from %s (%s)", arena.code, minutes, starts_at, kind)
-        transaction.on_commit(partial(_certify_ahead, arena.pk, 1))
+        transaction.on_commit(partial(_certify_ahead, arena, 1))
         return arena
     raise RuntimeError("no free arena code found")
 
 
 def _stored_deal(arena: Arena, k: int) -> Deal | None:
+    known = _known_deals.get((arena.pk, arena.seed, k))
+    if known is not None:
+        return known
     stored = ArenaDeal.objects.select_related("deal").filter(arena=arena, k=k).first()
-    return stored.deal if stored is not None else None
+    if stored is None:
+        return None
+    with _known_deals_lock:
+        if len(_known_deals) >= KNOWN_DEALS_MOST:
+            del _known_deals[next(iter(_known_deals))]  # the oldest: dicts keep insertion order
+        _known_deals[(arena.pk, arena.seed, k)] = stored.deal
+    return stored.deal
 
 
 def arena_deal(*, arena: Arena, k: int) -> Deal:
@@ -157,19 +171,17 @@ def _derive_deal(*, arena: Arena, k: int) -> Deal:
     return deal
 
 
-def _certify_ahead(arena_id: int, k: int) -> None:
-    if settings.ARENA_DEALS_AHEAD:
-        _ahead.submit(_certify_in_background, arena_id, k)
+def _certify_ahead(arena: Arena, k: int) -> None:
+    if settings.ARENA_DEALS_AHEAD and (arena.pk, arena.seed, k) not in _known_deals:
+        _ahead.submit(_certify_in_background, arena, k)
 
 
-def _certify_in_background(arena_id: int, k: int) -> None:
+def _certify_in_background(arena: Arena, k: int) -> None:
     close_old_connections()
     try:
-        arena = Arena.objects.filter(pk=arena_id).first()
-        if arena is not None:
-            arena_deal(arena=arena, k=k)
+        arena_deal(arena=arena, k=k)
     except Exception:
-        log_background_failure(logger, "deal %s of arena %s could not be certified ahead", k, arena_id)
+        log_background_failure(logger, "deal %s of arena %s could not be certified ahead", k, arena.code)
     finally:
         close_old_connections()
 
@@ -204,17 +216,20 @@ def arena_join(*, code: str, player: Player, now: datetime.datetime) -> Particip
     return participant
 
 
-def arena_next(*, code: str, player: Player | None, now: datetime.datetime) -> Game:
+def arena_next(*, code: str, player: Player | int | None, now: datetime.datetime) -> Game:
     """The participant's next game, on the next deal, once the current one is finished: one game at a
-    time, and a deal is handed out only when reached. `player` None: a visitor who has not played."""
-    arena = _arena(code)
+    time, and a deal is handed out only when reached. `player` (or their id) None: a visitor who has not
+    played."""
     participant = (
-        Participant.objects.select_related("game", "player").filter(arena=arena, player=player).first()
+        Participant.objects.select_related("arena", "game", "player")
+        .filter(arena__code=normalize_arena_code(code), player=player)
+        .first()
         if player is not None
         else None
     )
     if participant is None:
-        raise NotParticipant(gettext("join arena %(code)s to play in it") % {"code": arena.code})
+        raise NotParticipant(gettext("join arena %(code)s to play in it") % {"code": _arena(code).code})
+    arena = participant.arena
     state = arena.state(now)
     if state == Arena.State.UPCOMING:
         raise ArenaNotStarted(gettext("arena %(code)s has not started yet") % {"code": arena.code})
@@ -246,7 +261,7 @@ def _next_game(*, arena: Arena, participant: Participant, now: datetime.datetime
         locked.game = game
         locked.reached = k
         locked.save(update_fields=["game", "reached"])
-        transaction.on_commit(partial(_certify_ahead, arena.pk, k + 1))
+        transaction.on_commit(partial(_certify_ahead, arena, k + 1))
     logger.info("arena %s: player %s has deal %s (game %s)", arena.code, participant.player_id, k, game.pk)
     return game
 

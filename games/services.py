@@ -147,7 +147,8 @@ def game_start_arena(*, player: Player, deal: Deal, now: datetime.datetime) -> G
     """Start a participant's game on an arena's deal. Ranked, so that it is assessed like a daily attempt
     and a result held for review waits for staff (the arena counts it once cleared); arena deals are
     code deals, so it never reaches a daily board."""
-    with transaction.atomic():
+    # No savepoint of its own: the caller's transaction holds the participant's lock, and fails with this.
+    with transaction.atomic(savepoint=False):
         game = Game.objects.create(player=player, deal=deal, mode=Game.Mode.ARENA, ranked=True, started_at=now)
         events.append(game, kind=GameEvent.Kind.START, at=now, changed=[])
     logger.info("game %s started: player=%s mode=arena", game.pk, player.pk)

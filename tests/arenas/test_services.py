@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
@@ -50,6 +53,41 @@ def test_deal_k_is_the_same_for_everyone_and_comes_from_the_committed_seed(
     second = next_game(live_arena, player)
     assert second.deal_id != first.deal_id
     assert second.deal.cards == list(deals.certified_arena_deal(live_arena.seed, 2).cards)
+
+
+def test_a_process_reads_each_stored_deal_once(
+    player: Player,
+    other_player: Player,
+    live_arena: Arena,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Hundreds of participants reach each deal within seconds: once this process has read a stored
+    deal, the others' games start on it without reading it again, and it is not sent to be certified
+    ahead again."""
+    third = Player.objects.create(nickname="Lin")
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    services.arena_join(code=live_arena.code, player=other_player, now=timezone.now())
+    with CaptureQueriesContext(connection) as third_join:
+        services.arena_join(code=live_arena.code, player=third, now=timezone.now())
+    assert current_game(live_arena, third).deal_id == current_game(live_arena, player).deal_id
+    assert not [query for query in third_join.captured_queries if "arenas_arenadeal" in query["sql"]]
+
+    settings.ARENA_DEALS_AHEAD = True
+    submitted: list[int] = []
+
+    def certify_now(work: object, arena: Arena, k: int) -> None:
+        submitted.append(k)
+        services.arena_deal(arena=arena, k=k)
+
+    monkeypatch.setattr(services._ahead, "submit", certify_now)
+    for who in (player, other_player, third):
+        lose(current_game(live_arena, who), at=soon())
+        with django_capture_on_commit_callbacks(execute=True):
+            next_game(live_arena, who)
+    # Deal 3: derived for the first to reach deal 2, read for the second, and known by the third.
+    assert submitted == [3, 3]
 
 
 def test_the_seed_is_new_for_each_arena(player: Player) -> None:
