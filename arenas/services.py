@@ -290,7 +290,8 @@ def participant_recount(*, participant_id: int) -> Participant:
     """Count the participant's games again: each finished game not held for review earns its score (as
     it stood at the end, for one finished later); a win right after a win ("on fire") earns its 500
     win bonus twice. The total's time is when its last points came, for ties."""
-    with transaction.atomic():
+    # No savepoint of its own inside a finish's transaction: a failure here fails the finish anyway.
+    with transaction.atomic(savepoint=False):
         participant = Participant.objects.select_for_update().select_related("arena").get(pk=participant_id)
         ends_at = participant.arena.ends_at
         points = games = wins = 0
@@ -334,11 +335,11 @@ def participant_recount(*, participant_id: int) -> Participant:
 def arena_game_finished(*, game: Game) -> None:
     """Count an arena game that has just finished (in the finish's own transaction) and tell the arena's
     sockets: the standings changed, and the participant is due their next game."""
-    row = ArenaGame.objects.select_related("participant__arena").filter(game=game).first()
-    if row is None:
+    participant_id = ArenaGame.objects.filter(game=game).values_list("participant_id", flat=True).first()
+    if participant_id is None:
         return
-    participant_recount(participant_id=row.participant_id)
-    _announce(row.participant.arena.code, "finished", player=game.player_id, game=game.pk)
+    participant = participant_recount(participant_id=participant_id)
+    _announce(participant.arena.code, "finished", player=game.player_id, game=game.pk)
 
 
 def arena_games_restanded(*, game_ids: list[int]) -> None:
