@@ -7,16 +7,31 @@
   the payload as one integer XOR, keeping autobahn's running position;
 - Twisted queues every write behind two epoll changes and a turn of the loop: a TCP connection with
   nothing queued sends a frame at once and queues only what the socket did not take (TLS keeps
-  Twisted's path).
+  Twisted's path);
+- a frame many sockets get (a watched game's events) is encoded and framed for each of them: `shared`
+  frames it once (autobahn's `PreparedMessage`, its broadcast API), and each socket writes those bytes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+# The key of a `websocket.send` message that carries its frame ready to write.
+PREPARED = "prepared"
+# autobahn's PreparedMessage once installed (a web process); None elsewhere: messages go as text alone.
+_prepare: Any = None
+
 
 def _as_is(value: Any, *args: Any, **kwargs: Any) -> Any:
     return value
+
+
+def shared(text: str) -> dict[str, Any]:
+    """A `websocket.send` message of `text` for many sockets, framed once where Daphne serves them."""
+    message: dict[str, Any] = {"type": "websocket.send", "text": text}
+    if _prepare is not None:
+        message[PREPARED] = _prepare(text.encode(), isBinary=False, applyMask=False, doNotCompress=False)
+    return message
 
 
 class XorMasker:
@@ -56,6 +71,7 @@ def install() -> None:
         patched.hltype = patched.hlval = _as_is
     protocol.create_xor_masker = XorMasker  # type: ignore[assignment]
     _install_prompt_writes()
+    _install_prepared_sends()
 
 
 def _install_prompt_writes() -> None:
@@ -77,3 +93,25 @@ def _install_prompt_writes() -> None:
 
     write.queued = queued  # type: ignore[attr-defined]
     tcp.Connection.write = write  # type: ignore[method-assign]
+
+
+def _install_prepared_sends() -> None:
+    global _prepare
+    from autobahn.websocket.protocol import PreparedMessage
+    from daphne.server import Server
+
+    reply = getattr(Server.handle_reply, "unprepared", Server.handle_reply)  # Daphne's own, if installed twice
+
+    async def handle_reply(self: Any, protocol: Any, message: dict[str, Any]) -> None:
+        """Daphne's `handle_reply`, writing a prepared frame as it is to a socket still open."""
+        prepared = message.get(PREPARED)
+        if prepared is None:
+            await reply(self, protocol, message)
+            return
+        connection = self.connections.get(protocol)
+        if connection is not None and not connection.get("disconnected") and protocol.state == protocol.STATE_OPEN:
+            protocol.sendPreparedMessage(prepared)
+
+    handle_reply.unprepared = reply  # type: ignore[attr-defined]
+    Server.handle_reply = handle_reply
+    _prepare = PreparedMessage

@@ -27,6 +27,7 @@ from games import events
 from games.models import GameEvent
 from realtime.bus import Bus, Message, bus, deliver_to_one_of_many
 from realtime.consumer import LiveSocket
+from realtime.frame_costs import shared
 from realtime.presence import Presence, presence
 
 from . import protocol
@@ -49,10 +50,6 @@ POSITION_KINDS = frozenset({GameEvent.Kind.START, GameEvent.Kind.MOVE, GameEvent
 LIVE_TICK_S = 1.0
 
 
-def send_message(text: str) -> dict[str, Any]:
-    return {"type": "websocket.send", "text": text}
-
-
 class Audience:
     def __init__(self, game_id: int, *, on_position: Callable[[int, int], None]) -> None:
         self.game_id = game_id
@@ -67,7 +64,7 @@ class Audience:
     async def hear(self, message: Message) -> None:
         """Each message of the game's group: its events, its watcher count and its badge (not to the player)."""
         if message.kind != events.EVENT:
-            live = send_message(message.frame)
+            live = shared(message.frame)
             for watcher in tuple(self.watchers):
                 if watcher.held is None and (message.kind != "winnable" or not watcher.is_owner):
                     await self._send(watcher, live)
@@ -101,19 +98,19 @@ class Audience:
         if not pending:
             return
         self.last_frame_at = asyncio.get_running_loop().time()
-        shared = send_message(protocol.events([frame for _, frame in pending]))
+        together = shared(protocol.events([frame for _, frame in pending]))
         oldest = pending[0][0]
         async with self.sending:  # frames go out in order, even across the pauses below
             for sent, watcher in enumerate(tuple(self.watchers), start=1):
                 if watcher.held is not None:
                     continue  # it sends what it holds itself once caught up
                 if watcher.version_sent < oldest:
-                    message = shared
+                    message = together
                 else:  # it joined while these were on their way: only what its catch-up did not cover
                     frames = [frame for v, frame in pending if v > watcher.version_sent]
                     if not frames:
                         continue
-                    message = send_message(protocol.events(frames))
+                    message = {"type": "websocket.send", "text": protocol.events(frames)}
                 await self._send(watcher, message)
                 if sent % SENDS_BETWEEN_PAUSES == 0:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next
@@ -155,7 +152,7 @@ class LiveBoard:
         else:
             now = timezone.now()
         frame = protocol.live(games=list(self.entries.values()), gone=[], full=True, server_now=now)
-        await socket.send_frame(send_message(frame))
+        await socket.send(text_data=frame)
         if self.task is None and socket in self.sockets:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -189,7 +186,7 @@ class LiveBoard:
         self.entries = fresh
         if not changed and not gone:
             return
-        message = send_message(protocol.live(games=changed, gone=gone, full=False, server_now=now))
+        message = shared(protocol.live(games=changed, gone=gone, full=False, server_now=now))
         for socket in tuple(self.sockets):
             await deliver_to_one_of_many(socket.send_frame(message), "the live list")
 

@@ -8,6 +8,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
+import daphne.server
 import pytest
 
 from realtime import frame_costs
@@ -111,3 +112,72 @@ def test_what_the_socket_does_not_take_at_once_is_queued_in_order(prompt_write: 
         sent_at_once = len(frame) - len(peer.queued[0])
         assert 0 < sent_at_once < len(frame)
         assert peer.queued[0] == frame[sent_at_once:]
+
+
+def text_frame(payload: bytes) -> bytes:
+    """An unmasked, unfragmented text frame as RFC 6455 lays it out (a server's frames are not masked)."""
+    size = len(payload)
+    if size < 126:
+        header = bytes([0x81, size])
+    elif size < 2**16:
+        header = bytes([0x81, 126]) + size.to_bytes(2, "big")
+    else:
+        header = bytes([0x81, 127]) + size.to_bytes(8, "big")
+    return header + payload
+
+
+class Socket:
+    """Daphne's protocol for one socket, as far as a reply to it goes: what was written to it, framed
+    once for many (`written`) or handed to Daphne's own reply (`replied`)."""
+
+    STATE_OPEN = 3
+
+    def __init__(self, state: int = STATE_OPEN) -> None:
+        self.state = state
+        self.written: list[bytes] = []
+        self.replied: list[dict[str, Any]] = []
+
+    def sendPreparedMessage(self, prepared: Any) -> None:
+        self.written.append(prepared.payloadHybi)
+
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        self.replied.append(message)
+
+
+class Server(daphne.server.Server):  # type: ignore[misc]
+    """Daphne's server with the sockets it has open, and nothing else."""
+
+    def __init__(self, *sockets: Socket) -> None:
+        self.connections: dict[Socket, dict[str, Any]] = {peer: {} for peer in sockets}
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65_535, 65_536])
+async def test_a_frame_many_sockets_get_is_framed_once_and_written_to_each_as_it_is(size: int) -> None:
+    frame_costs.install()
+    text = "é" * (size // 2) + "x" * (size % 2)  # two bytes a letter: the length is counted in bytes
+    message = frame_costs.shared(text)
+    sockets = [Socket(), Socket()]
+    server = Server(*sockets)
+    for peer in sockets:
+        await server.handle_reply(peer, message)
+    assert [peer.written for peer in sockets] == [[text_frame(text.encode())]] * 2
+    assert all(not peer.replied for peer in sockets)
+
+
+async def test_a_shared_frame_reaches_no_socket_that_is_closing_or_gone() -> None:
+    frame_costs.install()
+    message = frame_costs.shared('{"t": "events"}')
+    closing, gone, unknown = Socket(state=Socket.STATE_OPEN + 1), Socket(), Socket()
+    server = Server(closing, gone)
+    server.connections[gone]["disconnected"] = True
+    for peer in (closing, gone, unknown):
+        await server.handle_reply(peer, message)
+    assert closing.written == gone.written == unknown.written == []
+
+
+async def test_a_frame_for_one_socket_takes_daphnes_own_way() -> None:
+    frame_costs.install()
+    peer = Socket()
+    message = {"type": "websocket.send", "text": '{"t": "ack"}'}
+    await Server(peer).handle_reply(peer, message)
+    assert peer.replied == [message] and peer.written == []
