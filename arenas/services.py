@@ -218,8 +218,8 @@ def arena_join(*, code: str, player: Player, now: datetime.datetime) -> Particip
 
 def arena_next(*, code: str, player: Player | int | None, now: datetime.datetime) -> Game:
     """The participant's next game, on the next deal, once the current one is finished: one game at a
-    time, and a deal is handed out only when reached. `player` (or their id) None: a visitor who has not
-    played."""
+    time, and a deal is handed out only when reached. `player`: the player or their id; None, a visitor
+    who has not played."""
     participant = (
         Participant.objects.select_related("arena", "game", "player")
         .filter(arena__code=normalize_arena_code(code), player=player)

@@ -87,7 +87,7 @@ def game_events(game: Game, *, since: int = 0, until: int | None = None) -> list
     The rows are read first: a compaction that commits between the two reads has written the record
     by then."""
     if until is not None and until <= since:
-        return []  # a client with every version: nothing to read
+        return []  # nothing lies between (a client that has every version): no read
     rows = GameEvent.objects.filter(game=game, v__gt=since).order_by("v")
     found = list(rows if until is None else rows.filter(v__lte=until))
     first = found[0].v if found else (until if until is not None else game.version) + 1
