@@ -1,9 +1,9 @@
 """Fill the database with realistic finished games, fast: `--games N` of them over the `--days` UTC days
-before today, by `--players` new players (a fifteenth of the games unless given). Each day has its
-certified daily deal, a ranked attempt by most players (about one in twelve plays the deal's winning
-line), practice games after some of them, and games on a pool of new deals. Every line is played by
-the rules engine (random legal moves with an undo now and then, given up at a random point), each
-event timed a few seconds after the one before, so every version, pile count, time and score is one
+before today (or `--before` a date), by `--players` new players (a fifteenth of the games unless given).
+Each day has its certified daily deal, a ranked attempt by most players (about one in twelve plays the
+deal's winning line), practice games after some of them, and games on a pool of new deals. Every line is
+played by the rules engine (random legal moves with an undo now and then, given up at a random point),
+each event timed a few seconds after the one before, so every version, pile count, time and score is one
 the server could have stored; the boards' rows, counts and records are written with them.
 
 Rows are written in bulk, a batch of games a statement per table. `--compacted` writes each game's
@@ -263,15 +263,29 @@ class Command(BaseCommand):
         parser.add_argument("--days", type=positive, default=7, help="the UTC days before today (default 7)")
         parser.add_argument("--players", type=positive, default=None, help="new players (default: games / 15)")
         parser.add_argument("--seed", type=int, default=None, help="for the same games again (default: random)")
+        parser.add_argument(
+            "--before",
+            type=datetime.date.fromisoformat,
+            default=None,
+            help="the day after the last one, YYYY-MM-DD (default today): with --seed, the same games any day",
+        )
         parser.add_argument("--compacted", action="store_true", help="write records instead of event rows")
 
     def handle(
-        self, *args: Any, games: int, days: int, players: int | None, seed: int | None, compacted: bool, **options: Any
+        self,
+        *args: Any,
+        games: int,
+        days: int,
+        players: int | None,
+        seed: int | None,
+        before: datetime.date | None,
+        compacted: bool,
+        **options: Any,
     ) -> None:
         started = time.perf_counter()
         rng = random.Random(seed if seed is not None else secrets.randbits(64))
-        today = datetime.datetime.now(datetime.UTC).date()
-        dates = [today - datetime.timedelta(days=offset) for offset in range(days, 0, -1)]
+        end = before or datetime.datetime.now(datetime.UTC).date()
+        dates = [end - datetime.timedelta(days=offset) for offset in range(days, 0, -1)]
         run = secrets.token_hex(3)
         names = [f"h{run}-{index}" for index in range(players or max(4, games // 15))]
         player_ids = [
