@@ -122,6 +122,9 @@ def test_next_from_someone_who_has_not_joined_is_refused(other_client: Client, l
 def test_an_unknown_arena_is_404(client: Client) -> None:
     assert client.get("/api/arenas/NOSUCH").status_code == 404
     assert client.post("/api/arenas/NOSUCH/join").status_code == 404
+    for asking in (client, Client()):  # a player, and a visitor who has not played
+        answer = asking.post("/api/arenas/NOSUCH/next")
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"
 
 
 def test_hints_are_refused_in_an_arena_game(client: Client, live_arena: Arena) -> None:
