@@ -33,7 +33,8 @@ from .storage import require_collected_static_files  # noqa: E402
 require_collected_static_files()
 # Under Daphne, an oversized request body is refused while it arrives, before it fills the memory.
 daphne_limits.install()
-# autobahn's per-frame debug arguments and maskers, and Twisted's queuing of every frame: CPU for nobody.
+# autobahn's per-frame debug arguments and maskers, Twisted's queuing of every frame, and a frame many sockets
+# get framed again for each: CPU for nobody.
 frame_costs.install()
 # What Daphne keeps for each open socket, made smaller.
 socket_memory.install()
