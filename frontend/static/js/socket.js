@@ -1,4 +1,4 @@
-// The site's one reconnecting socket (docs/api.md, "Socket limits and outages"): every live link (a
+// The site's one reconnecting socket (docs/api.md, "Sockets"): every live link (a
 // game, a watcher, a race room, the live list) opens its socket through LiveSocket.
 //
 // - A dropped socket is opened again after a backoff spread over ±25 %, at once when the browser

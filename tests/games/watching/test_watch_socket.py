@@ -1,4 +1,4 @@
-"""The watch socket (docs/api.md, "Watching a game"): a watcher gets the game as it stands, then every
+"""The watch socket (docs/api.md, "The watch socket"): a watcher gets the game as it stands, then every
 move, undo and finish as it happens, resumes by version, cannot play, and is refused — told why, then
 closed with a 4xxx code — when the game is not there to be watched."""
 
