@@ -292,7 +292,8 @@ def participant_recount(*, participant_id: int) -> Participant:
     win bonus twice. The total's time is when its last points came, for ties."""
     # No savepoint of its own inside a finish's transaction: a failure here fails the finish anyway.
     with transaction.atomic(savepoint=False):
-        participant = Participant.objects.select_for_update().select_related("arena").get(pk=participant_id)
+        # The participant's row only (`of`): locking the arena's too would queue every finish in it.
+        participant = Participant.objects.select_for_update(of=("self",)).select_related("arena").get(pk=participant_id)
         ends_at = participant.arena.ends_at
         points = games = wins = 0
         reached_at = participant.joined_at

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime
+import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -257,3 +258,35 @@ def test_a_result_the_assessment_holds_at_the_finish_counts_nothing(
     game = win(current_game(live_arena, player), at=soon())
     assert game.review == Game.Review.PENDING
     assert (row(live_arena, player)["points"], row(live_arena, player)["games"]) == (0, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finish_does_not_wait_for_another_participants_finish_in_the_same_arena(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    for who in (player, other_player):
+        services.arena_join(code=live_arena.code, player=who, now=timezone.now())
+    first, second = current_game(live_arena, player), current_game(live_arena, other_player)
+    counting, release = threading.Event(), threading.Event()
+
+    def finish_and_hold() -> None:
+        """Another request's finish, its transaction still open after the recount."""
+        try:
+            with transaction.atomic():
+                lose(first, at=soon())
+                counting.set()
+                release.wait(timeout=20)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=finish_and_hold)
+    holder.start()
+    try:
+        assert counting.wait(timeout=10)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting behind the other finish fails the test
+            lose(second, at=soon())
+    finally:
+        release.set()
+        holder.join(timeout=10)
+    assert row(live_arena, player)["games"] == row(live_arena, other_player)["games"] == 1
