@@ -14,8 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accordion_site.api_errors import ErrorSerializer
+from accordion_site.throttles import request_player
 from accounts.errors import PlayerNotFound
-from accounts.selectors import player_by_nickname, player_from_session
+from accounts.selectors import player_by_nickname
 from accounts.services import player_for_session
 
 from . import selectors, services
@@ -88,7 +89,7 @@ class ArenaDetailApi(APIView):
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
         arena = selectors.arena_get(code=code)
-        player = player_from_session(request.session)
+        player = request_player(request)
         table = selectors.standings(arena_id=arena.pk)
         return Response(arena_detail_payload(arena, table, player_id=player.pk if player else None, now=now))
 
@@ -120,7 +121,7 @@ class ArenaNextApi(APIView):
         "after the end; 403 `not_participant` if you have not joined.",
     )
     def post(self, request: Request, code: str) -> Response:
-        player = player_from_session(request.session)
+        player = request_player(request)
         now = timezone.now()
         game = services.arena_next(code=code, player=player, now=now)
         return Response(ArenaNextSerializer({"game": game}, context={"now": now}).data)
