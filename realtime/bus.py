@@ -25,7 +25,7 @@ from channels.layers import get_channel_layer
 from accordion_site.errors import OUTAGES, log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 
-from .channel_layers import group_send_many
+from .channel_layers import BatchingPubSubChannelLayer, ShardPublisher, group_send_many
 from .loop_db import close_loop_connections
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,9 @@ async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: ob
 class Bus:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.layer: Any = get_channel_layer()
+        layer = self.layer = get_channel_layer()
+        # What batches go out on: connections of the bus's own on Redis, else the layer itself.
+        self.outlet: Any = ShardPublisher(layer) if isinstance(layer, BatchingPubSubChannelLayer) else layer
         self.listeners: dict[str, set[Listener]] = {}
         self.channel: str | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -163,6 +165,8 @@ class Bus:
         for task in (self.reader, self.publisher):
             if task is not None:
                 await stop_task(task)
+        if isinstance(self.outlet, ShardPublisher):
+            await self.outlet.close()
         await close_loop_connections()
 
     async def _read(self, channel: str) -> None:
@@ -181,7 +185,7 @@ class Bus:
             while not self.outbox.empty():
                 batch.append(self.outbox.get_nowait())
             try:
-                await send(self.layer, batch)
+                await send(self.outlet, batch)
             except Exception:
                 raise_if_stopping()
                 # What was announced is stored; clients that missed it catch up by version.
@@ -192,8 +196,8 @@ class Bus:
                 self.idle.set()
 
 
-async def send(layer: Any, batch: Sequence[Message]) -> None:
-    await group_send_many(layer, [(message.group, message.for_layer()) for message in batch])
+async def send(outlet: Any, batch: Sequence[Message]) -> None:
+    await group_send_many(outlet, [(message.group, message.for_layer()) for message in batch])
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

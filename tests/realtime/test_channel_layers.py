@@ -1,6 +1,6 @@
-"""Sending in batches through the channel layer (realtime/channel_layers.py), and the bus's
-publisher that uses it (realtime/bus.py): what goes out in one round trip arrives, in order, at every
-process that follows the group; a failed batch is logged by name and publishing goes on."""
+"""Sending in batches through the channel layer and the bus's own connections (realtime/channel_layers.py),
+and the bus's publisher that uses them (realtime/bus.py): what goes out in one round trip arrives, in
+order, at every process that follows the group; a failed batch is logged by name and publishing goes on."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ import threading
 from typing import Any
 
 import pytest
+import redis
 from channels.layers import InMemoryChannelLayer
+from redis.asyncio import Redis
 
 from games import events
 from realtime import bus as bus_module
 from realtime.bus import bus
-from realtime.channel_layers import BatchingPubSubChannelLayer, group_send_many
+from realtime.channel_layers import BatchingPubSubChannelLayer, ShardPublisher, group_send_many
 
 MESSAGES = 300
 
@@ -43,6 +45,33 @@ async def test_a_batch_reaches_each_process_following_its_groups_in_order(redis_
         assert [m["n"] for m in await heard(second, second_channel, MESSAGES // 2)] == list(range(1, MESSAGES, 2))
     finally:
         for layer in (sender, first, second):
+            await layer.flush()
+
+
+async def test_the_bus_sender_fails_one_batch_when_redis_drops_its_connection_then_sends_on_a_new_one(
+    redis_url: str,
+) -> None:
+    sender, follower = redis_layer(redis_url, "test-sender"), redis_layer(redis_url, "test-sender")
+    publisher = ShardPublisher(sender)
+    try:
+        channel = await follower.new_channel()
+        await follower.group_add("game.1", channel)
+        await publisher.group_send_many([("game.1", {"type": "game.event", "n": 1})])
+        (connection,) = publisher.connections.values()
+        await connection.send_command("CLIENT", "ID")
+        own_id = await connection.read_response()
+        admin = Redis.from_url(redis_url)
+        await admin.client_kill_filter(_id=own_id)
+        await admin.aclose()
+
+        with pytest.raises(redis.ConnectionError):
+            await publisher.group_send_many([("game.1", {"type": "game.event", "n": 2})])
+        await publisher.group_send_many([("game.1", {"type": "game.event", "n": 3})])
+
+        assert [m["n"] for m in await heard(follower, channel, 2)] == [1, 3]
+    finally:
+        await publisher.close()
+        for layer in (sender, follower):
             await layer.flush()
 
 
