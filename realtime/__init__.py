@@ -5,9 +5,10 @@ platform adaptations, each there for one reason:
 
 - loop_db.py: a plain socket move is one statement sent from the event loop itself, because a hop to a
   database thread and back costs as much CPU as the rest of the move (bench/socket_floor.py);
-- channel_layers.py: many group messages go to Redis in one round trip, on connections of the bus's
-  own, because one PUBLISH per round trip caps the events a busy process can publish and a pooled
-  pipeline's checkout, health check and timers cost more than the send (bench/publish.py);
+- channel_layers.py: the bus publishes many group messages in one round trip and subscribes, on
+  connections of its own, because one PUBLISH per round trip caps the events a busy process can
+  publish, and redis-py's pool, retries and timers per command and message cost more than the sends
+  and reads themselves (bench/publish.py, bench/load.py);
 - daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
   answer, because Daphne buffers whole bodies and cuts slow closes to 1006;
 - frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, Twisted sends a

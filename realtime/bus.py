@@ -25,7 +25,7 @@ from channels.layers import get_channel_layer
 from accordion_site.errors import OUTAGES, log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 
-from .channel_layers import BatchingPubSubChannelLayer, ShardPublisher, group_send_many
+from .channel_layers import BatchingPubSubChannelLayer, ShardPublisher, ShardSubscriber, group_send_many
 from .loop_db import close_loop_connections
 
 logger = logging.getLogger(__name__)
@@ -75,12 +75,13 @@ async def deliver_to_one_of_many(delivery: Awaitable[None], what: str, *args: ob
 class Bus:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        layer = self.layer = get_channel_layer()
-        # What batches go out on: connections of the bus's own on Redis, else the layer itself.
-        self.outlet: Any = ShardPublisher(layer) if isinstance(layer, BatchingPubSubChannelLayer) else layer
+        layer = get_channel_layer()
+        # On Redis the bus sends and follows groups on connections of its own, else through the layer.
+        self.outlet: Any = layer
+        self.inlet: ShardSubscriber | LayerInlet = LayerInlet(layer, self._hear)
+        if isinstance(layer, BatchingPubSubChannelLayer):
+            self.outlet, self.inlet = ShardPublisher(layer), ShardSubscriber(layer, self._hear)
         self.listeners: dict[str, set[Listener]] = {}
-        self.channel: str | None = None
-        self.reader: asyncio.Task[None] | None = None
         self.ready = asyncio.Lock()
         self.services: dict[str, tuple[Service, asyncio.Task[None]]] = {}
         self.outbox: asyncio.Queue[Message] = asyncio.Queue()
@@ -91,13 +92,10 @@ class Bus:
 
     async def subscribe(self, group: str, listener: Listener) -> None:
         async with self.ready:
-            if self.channel is None:
-                self.channel = await self.layer.new_channel(prefix="bus.")
-                self.reader = self.loop.create_task(self._read(self.channel))
             listeners = self.listeners.get(group)
             if not listeners:
                 # Kept only once subscribed, or a failed subscription (Redis away) would deafen the group.
-                await self.layer.group_add(group, self.channel)
+                await self.inlet.subscribe(group)
                 listeners = self.listeners[group] = set()
             listeners.add(listener)
 
@@ -109,8 +107,7 @@ class Bus:
             listeners.discard(listener)
             if not listeners:
                 del self.listeners[group]
-                assert self.channel is not None
-                await self.layer.group_discard(group, self.channel)
+                await self.inlet.unsubscribe(group)
 
     def following(self, group: str) -> int:
         return len(self.listeners.get(group, ()))
@@ -162,20 +159,15 @@ class Bus:
         with _current_lock:
             if _current is self:
                 _current = None
-        for task in (self.reader, self.publisher):
-            if task is not None:
-                await stop_task(task)
+        await stop_task(self.publisher)
+        await self.inlet.close()
         if isinstance(self.outlet, ShardPublisher):
             await self.outlet.close()
         await close_loop_connections()
 
-    async def _read(self, channel: str) -> None:
-        while True:
-            raw = await self.layer.receive(channel)
-            if raw.get("type") != BUS_MESSAGE:
-                continue
-            message = Message(raw["group"], raw["kind"], raw["v"], raw["frame"], raw.get("data"))
-            await self.deliver(message)
+    async def _hear(self, raw: dict[str, Any]) -> None:
+        if raw.get("type") == BUS_MESSAGE:
+            await self.deliver(Message(raw["group"], raw["kind"], raw["v"], raw["frame"], raw.get("data")))
 
     async def _publish(self) -> None:
         while True:
@@ -198,6 +190,34 @@ class Bus:
 
 async def send(outlet: Any, batch: Sequence[Message]) -> None:
     await group_send_many(outlet, [(message.group, message.for_layer()) for message in batch])
+
+
+class LayerInlet:
+    """Following groups through the channel layer itself: the in-memory layer of the embedded default."""
+
+    def __init__(self, layer: Any, hear: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        self.layer = layer
+        self.hear = hear
+        self.channel: str | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def subscribe(self, group: str) -> None:
+        if self.channel is None:
+            self.channel = await self.layer.new_channel(prefix="bus.")
+            self.reader = asyncio.get_running_loop().create_task(self._read(self.channel))
+        await self.layer.group_add(group, self.channel)
+
+    async def unsubscribe(self, group: str) -> None:
+        if self.channel is not None:
+            await self.layer.group_discard(group, self.channel)
+
+    async def _read(self, channel: str) -> None:
+        while True:
+            await self.hear(await self.layer.receive(channel))
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            await stop_task(self.reader)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

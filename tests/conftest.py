@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.test import Client
 from django.utils import translation
 
@@ -106,6 +108,17 @@ def empty_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def empty_in_memory_channel_layer() -> Iterator[None]:
+    """Without Redis every test's bus follows its groups in the one in-memory channel layer of the
+    process: a bus of an earlier test's event loop, closed since, would still be in a group, and sending
+    to the group would wake it on that closed loop."""
+    yield
+    layer = get_channel_layer()
+    if isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(layer.flush)()
 
 
 @pytest.fixture(autouse=True)

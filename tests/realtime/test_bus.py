@@ -60,26 +60,26 @@ async def test_a_closing_or_broken_socket_does_not_keep_an_event_from_the_others
 async def test_many_sockets_on_one_game_share_one_subscription_and_each_hears_an_event_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """However many tabs and watchers follow a game in a process, the channel layer (Redis in production)
+    """However many tabs and watchers follow a game in a process, Redis (the channel layer without it)
     has one subscription for it and delivers each event to the process once."""
-    layer, joined, left = bus().layer, [], []
-    group_add, group_discard = layer.group_add, layer.group_discard
+    inlet, joined, left = bus().inlet, [], []
+    subscribe, unsubscribe = inlet.subscribe, inlet.unsubscribe
 
-    async def counted_add(group: str, channel: str) -> None:
+    async def counted_subscribe(group: str) -> None:
         joined.append(group)
-        await group_add(group, channel)
+        await subscribe(group)
 
-    async def counted_discard(group: str, channel: str) -> None:
+    async def counted_unsubscribe(group: str) -> None:
         left.append(group)
-        await group_discard(group, channel)
+        await unsubscribe(group)
 
-    monkeypatch.setattr(layer, "group_add", counted_add)
-    monkeypatch.setattr(layer, "group_discard", counted_discard)
+    monkeypatch.setattr(inlet, "subscribe", counted_subscribe)
+    monkeypatch.setattr(inlet, "unsubscribe", counted_unsubscribe)
     sockets = [Listening() for _ in range(5)]
     for socket in sockets:
         await bus().subscribe(GROUP, socket)
 
-    await send(layer, [Message(GROUP, "event", 2, "{}")])
+    await send(bus().outlet, [Message(GROUP, "event", 2, "{}")])
     await asyncio.wait_for(asyncio.gather(*(socket.got.wait() for socket in sockets)), timeout=5)
 
     assert joined == [GROUP] and bus().following(GROUP) == 5

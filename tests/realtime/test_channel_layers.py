@@ -5,6 +5,7 @@ order, at every process that follows the group; a failed batch is logged by name
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from typing import Any
@@ -17,7 +18,7 @@ from redis.asyncio import Redis
 from games import events
 from realtime import bus as bus_module
 from realtime.bus import bus
-from realtime.channel_layers import BatchingPubSubChannelLayer, ShardPublisher, group_send_many
+from realtime.channel_layers import BatchingPubSubChannelLayer, ShardPublisher, ShardSubscriber, group_send_many
 
 MESSAGES = 300
 
@@ -73,6 +74,37 @@ async def test_the_bus_sender_fails_one_batch_when_redis_drops_its_connection_th
         await publisher.close()
         for layer in (sender, follower):
             await layer.flush()
+
+
+async def test_the_bus_follows_its_groups_again_once_redis_drops_its_subscribing_connection(redis_url: str) -> None:
+    sender = redis_layer(redis_url, "test-follower")
+    heard: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    subscriber = ShardSubscriber(sender, heard.put)
+    try:
+        await subscriber.subscribe("game.1")
+        await sender.group_send_many([("game.1", {"type": "game.event", "n": 1})])
+        assert (await asyncio.wait_for(heard.get(), timeout=5))["n"] == 1
+        (shard,) = subscriber.shards.values()
+        dropped = shard.connection
+        assert dropped is not None
+        host, port = dropped._writer.get_extra_info("sockname")[:2]
+        admin = Redis.from_url(redis_url)
+        await admin.client_kill(f"{host}:{port}")
+        await admin.aclose()
+
+        # What is published while the bus subscribes again is lost; then every message arrives again.
+        again = None
+        for n in range(2, 200):
+            await sender.group_send_many([("game.1", {"type": "game.event", "n": n})])
+            with contextlib.suppress(TimeoutError):
+                again = await asyncio.wait_for(heard.get(), timeout=0.05)
+                break
+        assert again is not None and shard.connection is not dropped
+        await sender.group_send_many([("game.1", {"type": "game.event", "n": 1000})])
+        assert (await asyncio.wait_for(heard.get(), timeout=5))["n"] == 1000
+    finally:
+        await subscriber.close()
+        await sender.flush()
 
 
 async def test_without_redis_the_messages_go_one_by_one_in_order() -> None:

@@ -103,11 +103,11 @@ async def test_a_thousand_watchers_leaving_at_once_leave_nothing_behind(playing_
 
 
 def subscribed_to(bus, group: str) -> bool:
-    """Whether this process's bus still belongs to the channel-layer group."""
-    if settings.REDIS_URL:  # the pub/sub layer keeps the groups this process subscribed to
-        layer = bus.layer._get_layer()
-        return layer._get_group_channel_name(group) in layer.groups
-    return group in bus.layer.groups
+    """Whether this process's bus still follows the group: on Redis, its subscriptions; else the layer's."""
+    if settings.REDIS_URL:
+        shard, channel = bus.inlet._shard(group)
+        return channel in shard.channels
+    return group in bus.inlet.layer.groups
 
 
 async def test_a_watchers_first_count_includes_itself_once_the_count_is_written(playing_game, watcher):
