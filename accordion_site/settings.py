@@ -172,11 +172,11 @@ CHANNEL_LAYER_HOSTS = [
     {"address": url} for url in env_list("CHANNEL_LAYER_REDIS_URLS", [REDIS_URL] if REDIS_URL else [])
 ]
 if REDIS_URL:
-    # The pub/sub layer is cheaper per delivery and not hit by redis-py 8's socket_timeout race
-    # (channels_redis issue #422, docs/architecture.md, "Choices and why"); ours adds sending in batches.
+    # The pub/sub layer names the shards, groups and serialization; the bus publishes and subscribes on
+    # connections of its own to them (realtime/channel_layers.py, docs/architecture.md, "Choices and why").
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
             "CONFIG": {"hosts": CHANNEL_LAYER_HOSTS, "prefix": env.str("CHANNELS_PREFIX", default="accordion")},
         }

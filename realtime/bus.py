@@ -21,11 +21,12 @@ from typing import Any, Protocol, TypeVar
 from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from accordion_site.errors import OUTAGES, log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 
-from .channel_layers import BatchingPubSubChannelLayer, ShardPublisher, ShardSubscriber, group_send_many
+from .channel_layers import ShardPublisher, ShardSubscriber, group_send_many
 from .loop_db import close_loop_connections
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class Bus:
         # On Redis the bus sends and follows groups on connections of its own, else through the layer.
         self.outlet: Any = layer
         self.inlet: ShardSubscriber | LayerInlet = LayerInlet(layer, self._hear)
-        if isinstance(layer, BatchingPubSubChannelLayer):
+        if isinstance(layer, RedisPubSubChannelLayer):
             self.outlet, self.inlet = ShardPublisher(layer), ShardSubscriber(layer, self._hear)
         self.listeners: dict[str, set[Listener]] = {}
         self.ready = asyncio.Lock()

@@ -213,7 +213,7 @@ async def test_a_socket_idle_for_over_six_seconds_on_redis_still_hears_events(
     """A consumer silent past redis-py 8's socket_timeout (~5 s) still hears events (docs/architecture.md)."""
     layers = {
         "default": {
-            "BACKEND": "realtime.channel_layers.BatchingPubSubChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "test-idle"},
         }
     }
