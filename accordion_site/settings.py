@@ -173,7 +173,7 @@ CHANNEL_LAYER_HOSTS = [
 ]
 if REDIS_URL:
     # The pub/sub layer names the shards, groups and serialization; the bus publishes and subscribes on
-    # connections of its own to them (realtime/channel_layers.py, docs/architecture.md, "Choices and why").
+    # connections of its own to them (realtime/shards.py, docs/architecture.md, "Choices and why").
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

@@ -1,4 +1,4 @@
-"""What publishing one event costs a web process: the bus's own connection (realtime/channel_layers.py)
+"""What publishing one event costs a web process: the bus's own connection (realtime/shards.py)
 against channels_redis's `group_send`, one message a batch as at a few hundred moves a second.
 
     .venv/bin/python bench/publish.py [--messages 5000] [--redis redis://127.0.0.1:6379/4] [--rounds 3]
@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
 
 from channels_redis.pubsub import RedisPubSubChannelLayer  # noqa: E402
 
-from realtime.channel_layers import ShardPublisher  # noqa: E402
+from realtime.shards import ShardPublisher  # noqa: E402
 
 # An event's frame as games/events.py encodes it, in the bus's message.
 MESSAGE = {

@@ -26,8 +26,8 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from accordion_site.errors import OUTAGES, log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 
-from .channel_layers import ShardPublisher, ShardSubscriber, group_send_many
 from .loop_db import close_loop_connections
+from .shards import ShardPublisher, ShardSubscriber, group_send_many
 
 logger = logging.getLogger(__name__)
 

@@ -133,7 +133,7 @@ REDIS_COMMANDS: list[tuple[type, str]] = [
     (redis.asyncio.Redis, "execute_command"),
     (redis.asyncio.client.Pipeline, "execute"),
     (redis.asyncio.client.PubSub, "execute_command"),
-    (redis.asyncio.Connection, "send_packed_command"),  # the bus's own connections (realtime/channel_layers.py)
+    (redis.asyncio.Connection, "send_packed_command"),  # the bus's own connections (realtime/shards.py)
 ]
 TRY_AGAIN_LATER = (CLOSE_TRY_AGAIN, {"t": "refused", "error": UNAVAILABLE, "code": "unavailable"})
 

@@ -8,7 +8,7 @@ arrives. redis-py's pooled client and pub/sub object check, retry and arm a time
 message, and channels_redis queues each message once more: more CPU than the sends and reads themselves
 (docs/performance.md, "The bus's own Redis connections"). The layer still names the shards, the group
 channels and the serialization, from channels_redis's internals, so pyproject.toml pins the releases this
-is written against and tests/realtime/test_channel_layers.py goes through the real Redis to catch a change.
+is written against and tests/realtime/test_shards.py goes through the real Redis to catch a change.
 """
 
 from __future__ import annotations

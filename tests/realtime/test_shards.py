@@ -1,4 +1,4 @@
-"""The bus's own Redis connections (realtime/channel_layers.py) and the publisher that uses them
+"""The bus's own Redis connections (realtime/shards.py) and the publisher that uses them
 (realtime/bus.py): what goes out in one round trip arrives, in order, at every process that follows the
 group; a connection Redis drops costs what was sent meanwhile and nothing after; a failed batch is
 logged by name and publishing goes on."""
@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from games import events
 from realtime import bus as bus_module
 from realtime.bus import bus
-from realtime.channel_layers import ShardPublisher, ShardSubscriber, group_send_many
+from realtime.shards import ShardPublisher, ShardSubscriber, group_send_many
 
 MESSAGES = 300
 
