@@ -148,10 +148,14 @@ class _Subscriptions:
         async with self.connecting:
             if self.connection is None:
                 connection = _connection(self.host, protocol=2)  # messages as plain replies, not pushes
-                await connection.connect()
-                if self.channels:
-                    command = connection.pack_command("SUBSCRIBE", *self.channels)
-                    await connection.send_packed_command(command, check_health=False)
+                try:
+                    await connection.connect()
+                    if self.channels:
+                        command = connection.pack_command("SUBSCRIBE", *self.channels)
+                        await connection.send_packed_command(command, check_health=False)
+                except BaseException:
+                    await connection.disconnect(nowait=True)
+                    raise
                 self.connection = connection
             if self.reader is None:
                 self.reader = asyncio.get_running_loop().create_task(self._read())

@@ -31,6 +31,13 @@ def live_arena(player: Player) -> Arena:
     return arena
 
 
+def first_games(arena: Arena, *players: Player) -> list[Game]:
+    """Each player joins `arena` (live), in order; their first games."""
+    for who in players:
+        services.arena_join(code=arena.code, player=who, now=timezone.now())
+    return [current_game(arena, who) for who in players]
+
+
 def current_game(arena: Arena, player: Player) -> Game:
     game = Participant.objects.get(arena=arena, player=player).game
     assert game is not None

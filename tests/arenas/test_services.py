@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import threading
 from typing import Any
 
 import pytest
@@ -20,8 +19,9 @@ from games import services as game_services
 from games.engine.deals import seed_commitment
 from games.engine.scoring import WIN_BONUS
 from games.models import Game
+from tests.games.row_locks import transaction_held
 
-from .conftest import current_game, lose, win
+from .conftest import current_game, first_games, lose, win
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +41,7 @@ def row(arena: Arena, player: Player) -> dict[str, object]:
 def test_deal_k_is_the_same_for_everyone_and_comes_from_the_committed_seed(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
-    for who in (player, other_player):
-        services.arena_join(code=live_arena.code, player=who, now=timezone.now())
-    first, others_first = current_game(live_arena, player), current_game(live_arena, other_player)
+    first, others_first = first_games(live_arena, player, other_player)
     assert first.deal_id == others_first.deal_id
     # Anyone holding the published seed derives the deal, checks the commitment, and finds it winnable.
     assert seed_commitment(live_arena.seed) == live_arena.commitment
@@ -264,29 +262,9 @@ def test_a_result_the_assessment_holds_at_the_finish_counts_nothing(
 def test_a_finish_does_not_wait_for_another_participants_finish_in_the_same_arena(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
-    for who in (player, other_player):
-        services.arena_join(code=live_arena.code, player=who, now=timezone.now())
-    first, second = current_game(live_arena, player), current_game(live_arena, other_player)
-    counting, release = threading.Event(), threading.Event()
-
-    def finish_and_hold() -> None:
-        """Another request's finish, its transaction still open after the recount."""
-        try:
-            with transaction.atomic():
-                lose(first, at=soon())
-                counting.set()
-                release.wait(timeout=20)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=finish_and_hold)
-    holder.start()
-    try:
-        assert counting.wait(timeout=10)
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting behind the other finish fails the test
-            lose(second, at=soon())
-    finally:
-        release.set()
-        holder.join(timeout=10)
+    first, second = first_games(live_arena, player, other_player)
+    # Another request's finish, its transaction still open after the recount.
+    with transaction_held(lambda: lose(first, at=soon())), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting behind the other finish fails the test
+        lose(second, at=soon())
     assert row(live_arena, player)["games"] == row(live_arena, other_player)["games"] == 1

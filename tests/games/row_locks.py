@@ -1,37 +1,42 @@
-"""Another transaction holding a game's row lock, for tests of sockets that must not wait behind it."""
+"""Another request's transaction held open, for tests of writes that must not wait behind it."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from django.db import connection, transaction
 
 from games.models import Game
 
 
-@contextlib.asynccontextmanager
-async def row_locked(game: Game) -> AsyncIterator[None]:
-    """Inside the block, a transaction on another thread (another request's) holds `game`'s row lock."""
+@contextlib.contextmanager
+def transaction_held(work: Callable[[], object]) -> Iterator[None]:
+    """Inside the block, a transaction on another thread has done `work` (taking its locks) and is open."""
     holding, release = threading.Event(), threading.Event()
 
-    def hold_row_lock() -> None:
+    def hold() -> None:
         try:
             with transaction.atomic():
-                Game.objects.select_for_update().get(pk=game.pk)
+                work()
                 holding.set()
                 release.wait(timeout=20)
         finally:
             connection.close()
 
-    holder = threading.Thread(target=hold_row_lock)
+    holder = threading.Thread(target=hold)
     holder.start()
-    loop = asyncio.get_running_loop()
     try:
-        assert await loop.run_in_executor(None, holding.wait, 10)
+        assert holding.wait(timeout=10)
         yield
     finally:
         release.set()
-        await loop.run_in_executor(None, holder.join, 10)
+        holder.join(timeout=10)
+
+
+@contextlib.asynccontextmanager
+async def row_locked(game: Game) -> AsyncIterator[None]:
+    """Inside the block, another transaction holds `game`'s row lock."""
+    with transaction_held(lambda: Game.objects.select_for_update().get(pk=game.pk)):
+        yield
