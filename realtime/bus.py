@@ -27,7 +27,7 @@ from accordion_site.errors import OUTAGES, log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 
 from .loop_db import close_loop_connections
-from .shards import ShardPublisher, ShardSubscriber, group_send_many
+from .shards import GroupMessage, ShardPublisher, ShardSubscriber
 
 logger = logging.getLogger(__name__)
 
@@ -78,10 +78,12 @@ class Bus:
         self.loop = loop
         layer = get_channel_layer()
         # On Redis the bus sends and follows groups on connections of its own, else through the layer.
-        self.outlet: Any = layer
-        self.inlet: ShardSubscriber | LayerInlet = LayerInlet(layer, self._hear)
+        self.outlet: ShardPublisher | LayerLink
+        self.inlet: ShardSubscriber | LayerLink
         if isinstance(layer, RedisPubSubChannelLayer):
             self.outlet, self.inlet = ShardPublisher(layer), ShardSubscriber(layer, self._hear)
+        else:
+            self.outlet = self.inlet = LayerLink(layer, self._hear)
         self.listeners: dict[str, set[Listener]] = {}
         self.ready = asyncio.Lock()
         self.services: dict[str, tuple[Service, asyncio.Task[None]]] = {}
@@ -162,8 +164,7 @@ class Bus:
                 _current = None
         await stop_task(self.publisher)
         await self.inlet.close()
-        if isinstance(self.outlet, ShardPublisher):
-            await self.outlet.close()
+        await self.outlet.close()
         await close_loop_connections()
 
     async def _hear(self, raw: dict[str, Any]) -> None:
@@ -189,14 +190,19 @@ class Bus:
                 self.idle.set()
 
 
-async def send(outlet: Any, batch: Sequence[Message]) -> None:
-    await group_send_many(outlet, [(message.group, message.for_layer()) for message in batch])
+async def send(outlet: ShardPublisher | LayerLink, batch: Sequence[Message]) -> None:
+    await outlet.group_send_many([(message.group, message.for_layer()) for message in batch])
 
 
-class LayerInlet:
-    """Following groups through the channel layer itself: the in-memory layer of the embedded default."""
+async def _ignore(raw: dict[str, Any]) -> None:
+    """What a link that only sends does with a message."""
 
-    def __init__(self, layer: Any, hear: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+
+class LayerLink:
+    """Sending to and following groups through the channel layer itself, one message at a time: the
+    in-memory layer of the embedded default, and a process with no bus running."""
+
+    def __init__(self, layer: Any, hear: Callable[[dict[str, Any]], Awaitable[None]] = _ignore) -> None:
         self.layer = layer
         self.hear = hear
         self.channel: str | None = None
@@ -212,6 +218,10 @@ class LayerInlet:
         if self.channel is not None:
             await self.layer.group_discard(group, self.channel)
 
+    async def group_send_many(self, messages: Sequence[GroupMessage]) -> None:
+        for group, message in messages:
+            await self.layer.group_send(group, message)
+
     async def _read(self, channel: str) -> None:
         while True:
             await self.hear(await self.layer.receive(channel))
@@ -219,6 +229,7 @@ class LayerInlet:
     async def close(self) -> None:
         if self.reader is not None:
             await stop_task(self.reader)
+            self.reader = None
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -261,6 +272,6 @@ def publish(message: Message) -> None:
         return
     # No socket loop in this process (a management command, a sync test): send it from here.
     try:
-        async_to_sync(send)(get_channel_layer(), [message])
+        async_to_sync(send)(LayerLink(get_channel_layer()), [message])
     except Exception:
         log_background_failure(logger, "%s: %s v%s could not be published", message.group, message.kind, message.v)

@@ -201,13 +201,3 @@ class _Subscriptions:
         if self.connection is not None:
             await self.connection.disconnect(nowait=True)
             self.connection = None
-
-
-async def group_send_many(outlet: Any, messages: Sequence[GroupMessage]) -> None:
-    """Send the messages in order: as batches through a `ShardPublisher`, else one by one through a
-    channel layer (the in-memory layer of the embedded default; a process with no bus running)."""
-    if isinstance(outlet, ShardPublisher):
-        await outlet.group_send_many(messages)
-        return
-    for group, message in messages:
-        await outlet.group_send(group, message)

@@ -9,7 +9,6 @@ import logging
 
 import pytest
 from autobahn.exception import Disconnected
-from channels.layers import get_channel_layer
 
 from realtime.bus import Message, bus, send
 
@@ -46,7 +45,7 @@ async def test_a_closing_or_broken_socket_does_not_keep_an_event_from_the_others
     event = Message(GROUP, "event", 2, '{"t": "event", "v": 2}')
 
     with caplog.at_level(logging.WARNING):
-        await send(get_channel_layer(), [event])
+        await send(bus().outlet, [event])
         await asyncio.wait_for(asyncio.gather(first.got.wait(), second.got.wait()), timeout=5)
 
     assert first.heard == second.heard == [2]

@@ -19,8 +19,8 @@ from redis.asyncio import Redis
 
 from games import events
 from realtime import bus as bus_module
-from realtime.bus import bus
-from realtime.shards import ShardPublisher, ShardSubscriber, group_send_many
+from realtime.bus import LayerLink, bus
+from realtime.shards import ShardPublisher, ShardSubscriber
 
 MESSAGES = 300
 
@@ -120,7 +120,7 @@ async def test_without_redis_the_messages_go_one_by_one_in_order() -> None:
     layer = InMemoryChannelLayer()
     channel = await layer.new_channel()
     await layer.group_add("game.1", channel)
-    await group_send_many(layer, [("game.1", {"type": "game.event", "n": n}) for n in range(5)])
+    await LayerLink(layer).group_send_many([("game.1", {"type": "game.event", "n": n}) for n in range(5)])
     assert [m["n"] for m in await heard(layer, channel, 5)] == [0, 1, 2, 3, 4]
 
 
