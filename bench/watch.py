@@ -20,7 +20,9 @@ over the Daphne processes, the players over them too.
 
 Measured per phase: the latency from a move being accepted (the event's `at`, the server's clock when
 it accepted the move) to each watcher receiving it (p50, p99, max over every delivery); loss (an
-event some watcher never received) and duplicates; server CPU per delivered event (all the Daphne
+event some watcher never received) and duplicates; frames per delivered event (every frame a watcher
+gets, counts and badges included) and each still-winnable badge's delay after its event reached the
+watcher (0 when it rode in the event's frame); server CPU per delivered event (all the Daphne
 processes' CPU over the phase, divided by the events delivered to watchers); memory per watcher (the
 growth of the processes' resident memory while the watchers connected). The reference server
 relays the same number of moves to the same number of watchers with `websockets.broadcast`; the
@@ -103,7 +105,8 @@ class Heard:
 
     at: dict[int, float] = field(default_factory=dict)
     duplicates: int = 0
-    frames: int = 0
+    frames: int = 0  # every frame, whatever it carries (events, counts, badges)
+    badges: list[float] = field(default_factory=list)  # each badge's delay after its version's event
     kinds: Counter[str] = field(default_factory=Counter)  # every message by type, over the whole run
     close_code: int | None = None  # set when the server closed the socket
     refusal: str | None = None  # the `refused` message's code and reason
@@ -135,6 +138,7 @@ class PhaseFigures:
     deliveries: int
     frames: int
     latencies: list[float]
+    badges: list[float]
     lost: int
     duplicates: int
     server_cpu_s: float
@@ -200,22 +204,28 @@ def note_event(game: Watched, heard: Heard, event: dict[str, Any], received: flo
         game.accepted_at[v] = server_time(event["at"])
 
 
+def note_message(game: Watched, heard: Heard, message: dict[str, Any], received: float) -> None:
+    kind = message.get("t")
+    heard.kinds[kind] += 1
+    if kind == "refused":
+        heard.refusal = f"{message.get('code')}: {message.get('error')}"
+    elif kind == "event":
+        note_event(game, heard, message, received)
+    elif kind == "events":
+        for event in message["events"]:
+            note_event(game, heard, event, received)
+    elif kind == "winnable" and message.get("v") in heard.at:
+        heard.badges.append(received - heard.at[message["v"]])
+
+
 async def listen_watcher(game: Watched, socket: ClientConnection, heard: Heard) -> None:
     try:
         async for text in socket:
             received = clock()
+            heard.frames += 1
             message = json.loads(text)
-            kind = message.get("t")
-            heard.kinds[kind] += 1
-            if kind == "refused":
-                heard.refusal = f"{message.get('code')}: {message.get('error')}"
-            if kind == "event":
-                heard.frames += 1
-                note_event(game, heard, message, received)
-            elif kind == "events":
-                heard.frames += 1
-                for event in message["events"]:
-                    note_event(game, heard, event, received)
+            for one in [message, *message.get("also", ())]:
+                note_message(game, heard, one, received)
     except ConnectionClosed:
         pass
     heard.close_code = socket.close_code
@@ -560,6 +570,7 @@ def tally(
     name: str, games: Sequence[Watched], seconds: float, server_cpu_s: float, client_cpu_s: float
 ) -> PhaseFigures:
     latencies: list[float] = []
+    badges: list[float] = []
     lost = duplicates = frames = deliveries = moves = 0
     for game in games:
         versions = [v for v, accepted_in in game.accepted.items() if accepted_in == name]
@@ -567,7 +578,9 @@ def tally(
         for heard in game.heard:
             duplicates += heard.duplicates
             frames += heard.frames
+            badges += heard.badges
             heard.duplicates = heard.frames = 0
+            heard.badges = []
             for v in versions:
                 received = heard.at.get(v)
                 accepted = game.accepted_at.get(v)
@@ -577,7 +590,7 @@ def tally(
                     deliveries += 1
                     latencies.append(received - accepted)
     return PhaseFigures(
-        name, seconds, moves, deliveries, frames, latencies, lost, duplicates, server_cpu_s, client_cpu_s
+        name, seconds, moves, deliveries, frames, latencies, badges, lost, duplicates, server_cpu_s, client_cpu_s
     )
 
 
@@ -617,8 +630,10 @@ def report(scenario: Scenario, ours: StackFigures, reference: StackFigures, args
             (
                 f"{mine.name}: moves",
                 f"{mine.moves} accepted ({rate:.1f}/s over {mine.seconds:.1f} s), "
-                f"{mine.deliveries} events delivered in {mine.frames} frames",
+                f"{mine.deliveries} events delivered in {mine.frames} frames "
+                f"({mine.frames / max(mine.deliveries, 1):.2f} a delivered event)",
             ),
+            (f"{mine.name}: badges", f"{len(mine.badges)} heard, after their event: {spread_ms(mine.badges)}"),
             (f"{mine.name}: latency", f"{spread_ms(mine.latencies)}   (reference {spread_ms(theirs.latencies)})"),
             (f"{mine.name}: loss", f"{mine.lost} lost, {mine.duplicates} duplicated   (reference {theirs.lost} lost)"),
             (

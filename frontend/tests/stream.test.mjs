@@ -61,6 +61,18 @@ test("events apply once and in version order, one by one or in a batch", () => {
   );
 });
 
+test("a count and a badge riding in an events frame reach the page after the frame's events", () => {
+  const { sockets, heard } = watch();
+  sockets[0].receive(state(1));
+  const badge = { t: "winnable", game: 7, v: 2, status: "win" };
+  sockets[0].receive({ t: "events", events: [event(2, "move", [5, 4])], also: [{ t: "crowd", watchers: 3 }, badge] });
+  assert.deepEqual(
+    heard.events.map((e) => e.v),
+    [2],
+  );
+  assert.deepEqual(heard.others, [{ t: "crowd", watchers: 3 }, badge]);
+});
+
 test("a version that does not come is asked for again by reconnecting with ?v=", () => {
   const { sockets, heard } = watch();
   sockets[0].receive(state(1));

@@ -110,12 +110,14 @@ class Badge:
         for game_id in list(self.leases):
             await self.forget(game_id)
 
-    def position_changed(self, game_id: int, v: int) -> None:
+    def position_changed(self, game_id: int, v: int) -> bool:
+        """Ask for the badge of the game's position `v`; whether one may come (badges are on)."""
         if not settings.WATCH_BADGE:
-            return
+            return False
         if v > self.waiting.get(game_id, 0):
             self.waiting[game_id] = v  # a game already waiting keeps its turn, with its newest position
         self.wake.set()
+        return True
 
     async def forget(self, game_id: int) -> None:
         self.waiting.pop(game_id, None)

@@ -19,12 +19,14 @@ def read_only() -> str:
 
 
 @outgoing("events")
-def events(frames: Sequence[str]) -> str:
-    """One frame for the events of one tick: a single event as it is, several as
-    {"t": "events", "events": [...]} — the events' own JSON texts joined, not encoded again."""
-    if len(frames) == 1:
-        return frames[0]
-    return '{"t": "events", "events": [' + ", ".join(frames) + "]}"
+def events(frames: Sequence[str], also: Sequence[str] = ()) -> str:
+    """One frame for what one tick brings a watcher: a lone message as it is; else {"t": "events",
+    "events": [...], "also": [...]}, the events and then the messages that ride with them (a watcher
+    count, a badge), their own JSON texts joined, not encoded again."""
+    if len(frames) + len(also) == 1:
+        return (frames or also)[0]
+    riding = ', "also": [' + ", ".join(also) + "]" if also else ""
+    return '{"t": "events", "events": [' + ", ".join(frames) + "]" + riding + "}"
 
 
 @outgoing("state")

@@ -1,11 +1,13 @@
 """This process's watching machinery, one service of its bus: the games' audiences, the watcher counts,
 the still-winnable badge (badge.py) and the live list.
 
-An audience writes each game event to its watchers once per AUDIENCE_TICK_S at most: a burst goes as
-one frame, the same bytes to every watcher. The player's own sockets get every event at once
-(games/consumers.py). Watcher counts come from presence (realtime/presence.py) and reach the game's
-sockets here as one `crowd` message. The live list is read once every LIVE_TICK_S while a /ws/live/
-socket is open, and only what changed is sent, so it costs the same for one socket or a thousand.
+An audience writes to its watchers once per AUDIENCE_TICK_S at most: a burst of events goes as one
+frame, the same bytes to every watcher, and the watcher count and the still-winnable badge ride in the
+events' frame (which waits up to BADGE_WAIT_S for its position's badge) instead of coming alone. The
+player's own sockets get every event at once (games/consumers.py). Watcher counts come from presence
+(realtime/presence.py) and reach the game's sockets here as one `crowd` message. The live list is read
+once every LIVE_TICK_S while a /ws/live/ socket is open, and only what changed is sent, so it costs the
+same for one socket or a thousand.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ logger = logging.getLogger(__name__)
 
 # Events that arrive within this long of the previous frame are sent together.
 AUDIENCE_TICK_S = 0.05
+# A frame whose newest position's still-winnable badge is on its way waits this long at most for it, so
+# that the badge rides in the frame instead of costing every watcher a frame of its own.
+BADGE_WAIT_S = 0.05
+# A watcher count waits this long at most for a frame to ride in.
+CROWD_WAIT_S = 1.0
 # A frame for a large audience pauses after this many watchers, for the loop to write what it queued.
 SENDS_BETWEEN_PAUSES = 64
 # The events after which the still-winnable badge may change.
@@ -51,11 +58,22 @@ LIVE_TICK_S = 1.0
 
 
 class Audience:
-    def __init__(self, game_id: int, *, on_position: Callable[[int, int], None]) -> None:
+    """A game's watchers in this process: at most one frame a tick each, the events of the tick with the
+    watcher count and the badge riding in it (one frame an event, however many messages it brings)."""
+
+    def __init__(self, game_id: int, *, on_position: Callable[[int, int], bool]) -> None:
         self.game_id = game_id
         self.watchers: set[Watcher] = set()
-        self.on_position = on_position
+        self.on_position = on_position  # asks for a position's badge; whether one may come
         self.pending: list[tuple[int, str]] = []
+        self.crowd: str | None = None  # the newest watcher count, not sent yet
+        self.badge: Message | None = None  # the badge of the newest position, not sent yet
+        self.newest = 0  # the newest version heard
+        # The position whose badge the due frame waits for, and when it was heard; whether the last
+        # badge came within BADGE_WAIT_S of its position (else the next frame does not wait for one).
+        self.position: tuple[int, float] = (0, -math.inf)
+        self.awaiting: int | None = None
+        self.badges_come = True
         self.last_frame_at = -math.inf
         self.timer: asyncio.TimerHandle | None = None
         self.flushing: asyncio.Task[None] | None = None
@@ -63,28 +81,53 @@ class Audience:
 
     async def hear(self, message: Message) -> None:
         """Each message of the game's group: its events, its watcher count and its badge (not to the player)."""
-        if message.kind != events.EVENT:
-            live = shared(message.frame)
-            for watcher in tuple(self.watchers):
-                if watcher.held is None and (message.kind != "winnable" or not watcher.is_owner):
-                    await self._send(watcher, live)
-            return
-        v, frame = message.v, message.frame
+        if message.kind == events.EVENT:
+            await self._event(message)
+        elif message.kind == "winnable":
+            await self._badge(message)
+        else:
+            self.crowd = message.frame
+            await self._flush_within(CROWD_WAIT_S)
+
+    async def _event(self, message: Message) -> None:
+        v = message.v
         for watcher in self.watchers:
             if watcher.held is not None:
                 watcher.held.append(message)
+        self.pending.append((v, message.frame))
+        self.newest = max(self.newest, v)
+        if self.badge is not None and self.badge.v < v:
+            self.badge = None  # the board has moved on
         assert message.data is not None
+        wait = 0.0
         if message.data["kind"] in POSITION_KINDS and any(not watcher.is_owner for watcher in self.watchers):
-            self.on_position(self.game_id, v)
-        self.pending.append((v, frame))
-        if self.timer is not None:
-            return  # the tick's frame is already due
+            self.position = (v, asyncio.get_running_loop().time())
+            if self.on_position(self.game_id, v) and self.badges_come:
+                self.awaiting, wait = v, BADGE_WAIT_S
+        await self._flush_within(wait)
+
+    async def _badge(self, message: Message) -> None:
+        if message.v < self.newest:
+            return  # the board has moved on: a watcher would not show it
+        v, heard_at = self.position
+        self.badges_come = message.v == v and asyncio.get_running_loop().time() - heard_at <= BADGE_WAIT_S
+        self.badge = message
+        await self._flush_within(0.0)
+
+    async def _flush_within(self, delay: float) -> None:
+        """Send what is pending `delay` from now, but not within a tick of the last frame, nor later than
+        a frame already due."""
         loop = asyncio.get_running_loop()
-        wait = self.last_frame_at + AUDIENCE_TICK_S - loop.time()
-        if wait <= 0:
+        at = max(self.last_frame_at + AUDIENCE_TICK_S, loop.time() + delay)
+        if self.timer is not None:
+            if self.timer.when() <= at:
+                return
+            self.timer.cancel()
+            self.timer = None
+        if at <= loop.time():
             await self.flush()
         else:
-            self.timer = loop.call_later(wait, self._flush_later)
+            self.timer = loop.call_at(at, self._flush_later)
 
     def _flush_later(self) -> None:
         self.timer = None
@@ -95,22 +138,31 @@ class Audience:
             self.timer.cancel()
             self.timer = None
         pending, self.pending = sorted(self.pending), []
-        if not pending:
+        also = [self.crowd] if self.crowd is not None else []
+        badge = [self.badge.frame] if self.badge is not None else []
+        if self.awaiting is not None and not (self.badge is not None and self.badge.v == self.awaiting):
+            self.badges_come = False  # it did not come in time
+        self.crowd = self.badge = self.awaiting = None
+        if not pending and not also and not badge:
             return
         self.last_frame_at = asyncio.get_running_loop().time()
-        together = shared(protocol.events([frame for _, frame in pending]))
-        oldest = pending[0][0]
+        frames = [frame for _, frame in pending]
+        together = {False: shared(protocol.events(frames, also + badge))}
+        oldest = pending[0][0] if pending else math.inf
         async with self.sending:  # frames go out in order, even across the pauses below
             for sent, watcher in enumerate(tuple(self.watchers), start=1):
                 if watcher.held is not None:
                     continue  # it sends what it holds itself once caught up
+                riding = also if watcher.is_owner else also + badge  # no badge to the player: a hint
                 if watcher.version_sent < oldest:
-                    message = together
+                    if watcher.is_owner not in together:
+                        together[True] = shared(protocol.events(frames, riding))
+                    message = together[watcher.is_owner]
                 else:  # it joined while these were on their way: only what its catch-up did not cover
-                    frames = [frame for v, frame in pending if v > watcher.version_sent]
-                    if not frames:
+                    missed = [frame for v, frame in pending if v > watcher.version_sent]
+                    if not missed and not riding:
                         continue
-                    message = {"type": "websocket.send", "text": protocol.events(frames)}
+                    message = {"type": "websocket.send", "text": protocol.events(missed, riding)}
                 await self._send(watcher, message)
                 if sent % SENDS_BETWEEN_PAUSES == 0:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next

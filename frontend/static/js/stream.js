@@ -162,8 +162,9 @@ export class StreamLink {
       case "event":
         this.stream.take(message.v, message);
         break;
-      case "events":
+      case "events": // a tick's events, then what rides with them (a count, a badge)
         for (const event of Array.isArray(message.events) ? message.events : []) this.stream.take(event?.v, event);
+        for (const riding of Array.isArray(message.also) ? message.also : []) this.options.onMessage?.(riding);
         break;
       default:
         this.options.onMessage?.(message);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
@@ -38,12 +39,45 @@ async def watching(game: Game, viewer: Player | None, *, v: int | None = None) -
     return socket
 
 
+# What each socket has received and a test has not read yet: the rest of its last frame.
+_unread: weakref.WeakKeyDictionary[WebsocketCommunicator, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
+
+
+async def next_message(socket: WebsocketCommunicator, *, timeout: float = HEAR_S) -> dict[str, Any]:
+    """The next message the socket hears, in order: an `events` frame gives its events one by one, then
+    the messages that rode in it (its `also`: a count, a badge)."""
+    unread = _unread.setdefault(socket, [])
+    if not unread:
+        frame = await socket.receive_json_from(timeout=timeout)
+        unread += [*frame["events"], *frame.get("also", [])] if frame["t"] == "events" else [frame]
+    return unread.pop(0)
+
+
+async def frame_heard(socket: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    """The next whole frame of type `kind`, skipping others (and what is left of the last one read)."""
+    _unread.pop(socket, None)
+    while (frame := await socket.receive_json_from(timeout=HEAR_S))["t"] != kind:
+        pass
+    return frame  # type: ignore[no-any-return]
+
+
 async def heard(socket: WebsocketCommunicator, kind: str, *, timeout: float = HEAR_S) -> dict[str, Any]:
     """The next message of type `kind`, skipping others (counts and badges come when they come)."""
     while True:
-        message = await socket.receive_json_from(timeout=timeout)
+        message = await next_message(socket, timeout=timeout)
         if message["t"] == kind:
-            return message  # type: ignore[no-any-return]
+            return message
+
+
+async def events_heard(socket: WebsocketCommunicator, count: int) -> list[dict[str, Any]]:
+    """The next `count` events the socket hears; none is a `state`."""
+    found: list[dict[str, Any]] = []
+    while len(found) < count:
+        message = await next_message(socket)
+        assert message["t"] != "state", message
+        if message["t"] == "event":
+            found.append(message)
+    return found
 
 
 async def count_heard(socket: WebsocketCommunicator, watchers: int, *, timeout: float = HEAR_S) -> None:
@@ -59,11 +93,15 @@ async def counted(game: Game, viewer: Player | None) -> WebsocketCommunicator:
     return socket
 
 
+async def until_quiet(socket: WebsocketCommunicator, *, quiet: float) -> list[dict[str, Any]]:
+    """Every message the socket hears until it hears nothing for `quiet` seconds."""
+    messages = []
+    while _unread.get(socket) or not await socket.receive_nothing(timeout=quiet):
+        messages.append(await next_message(socket))
+    return messages
+
+
 async def last_count(socket: WebsocketCommunicator, *, quiet: float = 1.5) -> int | None:
     """The last count the socket is told before it hears nothing for `quiet` seconds."""
-    count = None
-    while not await socket.receive_nothing(timeout=quiet):
-        message = await socket.receive_json_from()
-        if message["t"] == "crowd":
-            count = message["watchers"]
-    return count
+    counts = [message["watchers"] for message in await until_quiet(socket, quiet=quiet) if message["t"] == "crowd"]
+    return counts[-1] if counts else None

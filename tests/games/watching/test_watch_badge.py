@@ -12,7 +12,7 @@ import pytest
 from games.errors import SolverBusy
 from games.watching import badge
 
-from .sockets import heard, watching
+from .sockets import heard, until_quiet, watching
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,9 +100,7 @@ async def test_there_is_no_badge_while_the_solver_is_busy(playing_game, watcher,
     await move(playing_game, 0)
     await heard(socket, "event")
 
-    messages = []
-    while not await socket.receive_nothing(timeout=0.5):
-        messages.append((await socket.receive_json_from())["t"])
+    messages = [message["t"] for message in await until_quiet(socket, quiet=0.5)]
     assert "winnable" not in messages
     await socket.disconnect()
 
@@ -118,9 +116,7 @@ async def test_the_player_watching_their_own_game_gets_no_badge(playing_game, pl
 
     await badge_for(other, 2)
     assert fake.asked[1] == 1
-    messages = []
-    while not await own.receive_nothing(timeout=0.5):
-        messages.append((await own.receive_json_from())["t"])
+    messages = [message["t"] for message in await until_quiet(own, quiet=0.5)]
     assert "event" in messages and "winnable" not in messages
     await own.disconnect()
     await other.disconnect()

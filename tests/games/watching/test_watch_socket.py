@@ -21,7 +21,7 @@ from realtime.consumer import FLOOD_STRIKES
 from realtime.protocol import MessageRate
 
 from ..sockets import game_socket, refusal
-from .sockets import HEAR_S, heard, watch_socket, watching
+from .sockets import HEAR_S, events_heard, frame_heard, heard, watch_socket, watching
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -248,12 +248,7 @@ async def test_a_watcher_that_reconnects_with_its_version_gets_each_missed_move_
     again = await watching(playing_game, watcher, v=2)
     await move(playing_game, 3)
 
-    versions: list[tuple[int, list[int]]] = []
-    while len(versions) < 3:
-        message = await again.receive_json_from(timeout=HEAR_S)
-        assert message["t"] not in ("state", "events"), message
-        if message["t"] == "event":
-            versions.append((message["v"], message["move"]))
+    versions = [(event["v"], event["move"]) for event in await events_heard(again, 3)]
     assert versions == [(3, winning_game["moves"][1]), (4, winning_game["moves"][2]), (5, winning_game["moves"][3])]
     await again.disconnect()
 
@@ -284,7 +279,7 @@ async def test_moves_made_within_one_tick_reach_a_watcher_as_one_frame(playing_g
     await move(playing_game, 1)
     await move(playing_game, 2)
 
-    frame = await heard(socket, "events")
+    frame = await frame_heard(socket, "events")
     assert [(event["v"], event["move"]) for event in frame["events"]] == [
         (3, winning_game["moves"][1]),
         (4, winning_game["moves"][2]),
@@ -301,13 +296,7 @@ async def test_every_watcher_gets_the_same_moves_in_order(playing_game, watcher,
         await move(playing_game, index)
 
     for socket in sockets:
-        versions: list[int] = []
-        while len(versions) < 4:
-            message = await socket.receive_json_from(timeout=HEAR_S)
-            if message["t"] == "event":
-                versions.append(message["v"])
-            elif message["t"] == "events":
-                versions.extend(event["v"] for event in message["events"])
+        versions = [event["v"] for event in await events_heard(socket, 4)]
         assert versions == [2, 3, 4, 5]
         await socket.disconnect()
 
