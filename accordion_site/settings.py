@@ -166,6 +166,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The prefix of every Redis name of this deployment (channel layer, presence, cache), which keeps
+# deployments (and test and bench servers) sharing one Redis from hearing or reading each other.
+REDIS_PREFIX = env.str("CHANNELS_PREFIX", default="accordion")
 # The channel layer's Redis servers: several (CHANNEL_LAYER_REDIS_URLS) share its channels and groups by a
 # hash of the name; the cache and presence stay on REDIS_URL (docs/deploy.md, "Redis shards").
 CHANNEL_LAYER_HOSTS = [
@@ -177,8 +180,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            # The prefix keeps deployments (and test servers) sharing one Redis from hearing each other.
-            "CONFIG": {"hosts": CHANNEL_LAYER_HOSTS, "prefix": env.str("CHANNELS_PREFIX", default="accordion")},
+            "CONFIG": {"hosts": CHANNEL_LAYER_HOSTS, "prefix": REDIS_PREFIX},
         }
     }
 else:
@@ -187,7 +189,13 @@ else:
 # The cache holds rate-limit counters, so every process must share it in production. One Redis client per
 # process (accordion_site/cache.py): Django's own makes one per request and per socket under ASGI.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "accordion_site.cache.ProcessRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "accordion_site.cache.ProcessRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

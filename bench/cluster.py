@@ -178,7 +178,7 @@ def production_env(*, database_url: str, redis_url: str, channels_prefix: str, e
         "SECURE_SSL_REDIRECT": "0",  # no proxy in front terminates TLS here
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
-        "CHANNELS_PREFIX": channels_prefix,
+        "CHANNELS_PREFIX": channels_prefix,  # the cache's too: a fresh database reads no stale keys
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
         **extra,
