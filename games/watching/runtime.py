@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 AUDIENCE_TICK_S = 0.05
 # A frame whose newest position's still-winnable badge is on its way waits this long at most for it, so
 # that the badge rides in the frame instead of costing every watcher a frame of its own.
-BADGE_WAIT_S = 0.05
+BADGE_WAIT_S = 0.025
 # A watcher count waits this long at most for a frame to ride in.
 CROWD_WAIT_S = 1.0
 # A frame for a large audience pauses after this many watchers, for the loop to write what it queued.
