@@ -85,7 +85,7 @@ class Audience:
             await self._event(message)
         elif message.kind == "winnable":
             await self._badge(message)
-        else:
+        else:  # "crowd"
             self.crowd = message.frame
             await self._flush_within(CROWD_WAIT_S)
 
@@ -147,19 +147,23 @@ class Audience:
             return
         self.last_frame_at = asyncio.get_running_loop().time()
         frames = [frame for _, frame in pending]
-        together = {False: shared(protocol.events(frames, also + badge))}
+        together = shared(protocol.events(frames, also + badge))
+        # No badge to the game's player watching it (it would be a hint): nothing at all, if that was all.
+        players_own: dict[str, Any] | None = together
+        if badge and self._player_watches():
+            players_own = shared(protocol.events(frames, also)) if frames or also else None
         oldest = pending[0][0] if pending else math.inf
         async with self.sending:  # frames go out in order, even across the pauses below
             for sent, watcher in enumerate(tuple(self.watchers), start=1):
                 if watcher.held is not None:
                     continue  # it sends what it holds itself once caught up
-                riding = also if watcher.is_owner else also + badge  # no badge to the player: a hint
                 if watcher.version_sent < oldest:
-                    if watcher.is_owner not in together:
-                        together[True] = shared(protocol.events(frames, riding))
-                    message = together[watcher.is_owner]
+                    message = players_own if watcher.is_owner else together
+                    if message is None:
+                        continue
                 else:  # it joined while these were on their way: only what its catch-up did not cover
                     missed = [frame for v, frame in pending if v > watcher.version_sent]
+                    riding = also if watcher.is_owner else also + badge
                     if not missed and not riding:
                         continue
                     message = {"type": "websocket.send", "text": protocol.events(missed, riding)}
@@ -168,6 +172,9 @@ class Audience:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next
                     # turn), so the first watchers need not wait for the last to be served.
                     await asyncio.sleep(0)
+
+    def _player_watches(self) -> bool:
+        return any(watcher.is_owner for watcher in self.watchers)
 
     async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
         await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)

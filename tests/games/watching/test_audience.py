@@ -122,6 +122,20 @@ async def test_the_player_watching_their_game_gets_the_same_frame_without_the_ba
     await audience.stop()
 
 
+async def test_a_badge_that_comes_alone_is_not_sent_to_the_player_at_all():
+    player, other = FakeWatcher(is_owner=True), FakeWatcher()
+    audience = audience_of(player, other)
+
+    await audience.hear(move(2))
+    await asyncio.sleep(runtime.BADGE_WAIT_S + 0.05)
+    await audience.hear(badge(2))
+    await asyncio.sleep(SETTLED_S)
+
+    assert player.frames == [{"t": "event", "v": 2, "kind": "move"}]
+    assert other.frames[1:] == [{"t": "winnable", "game": GAME, "v": 2, "status": "win"}]
+    await audience.stop()
+
+
 @pytest.mark.usefixtures("short_crowd_wait")
 async def test_a_watcher_count_rides_in_the_next_frame_or_comes_alone_when_none_does():
     watcher = FakeWatcher()
