@@ -4,8 +4,9 @@ with expiry, so the sockets of a process that dies leave by expiry alone.
 Each socket is an entry in the sorted set `<prefix>:presence:<group>:<who>`, scored by when it expires
 ("now" once it left, so the set also says since when someone is away). A process writes what its
 sockets did at most every FLUSH_S and renews its entries every REFRESH_S, then tells every process
-which groups changed (bus group `presence`); each re-reads the groups it follows on that news and at
-every renewal, and hands changes to the handler of the group's kind. Without Redis: memory.
+which groups changed (bus group `presence`); each re-reads the groups it follows on that news, and at
+every renewal those where it counted anyone (expiry can only lower a count), and hands changes to the
+handler of the group's kind. Without Redis: memory.
 """
 
 from __future__ import annotations
@@ -227,8 +228,11 @@ class Presence:
                 self.pending.setdefault(key, {}).setdefault(entry, expires)
             if self.pending:
                 self.wake.set()
-            # A process that died stops counting without telling anyone: look again.
-            await self._reread(list(self.bus.listeners))
+            # A process that died stops counting without telling anyone: look again where anyone was
+            # counted, or nobody has looked yet (a count drops unannounced; every arrival is announced).
+            await self._reread(
+                [group for group in self.bus.listeners if group not in self.told or any(self.told[group].values())]
+            )
 
     async def _reread(self, groups: list[str]) -> None:
         watched = {}
@@ -247,6 +251,7 @@ class Presence:
         for group, (_, handler) in watched.items():
             counts = {who: each.present for who, each in found[group].items()}
             if self.told.get(group, dict.fromkeys(counts, 0)) == counts:
+                self.told.setdefault(group, counts)  # looked at: nobody there to expire
                 continue
             try:
                 await handler(group, counts)

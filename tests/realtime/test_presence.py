@@ -3,12 +3,16 @@ away from then on, and the sockets of a process that stops renewing leave by exp
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import time
+from collections.abc import Collection, Iterator, Mapping
 
 import pytest
 import redis
 
-from realtime.presence import TTL_S, RedisStore
+from accordion_site.tasks import stop_task
+from realtime import presence
+from realtime.presence import TTL_S, LocalStore, Presence, RedisStore, Seen
 
 GROUP = "game.17"
 
@@ -61,3 +65,56 @@ def test_a_process_that_stops_renewing_stops_counting(store, clock):
     clock.now += TTL_S / 2 + 0.1  # past one's expiry, not two's
 
     assert store.seen(GROUP, ["watcher"])["watcher"].present == 1
+
+
+class CountingStore(LocalStore):
+    """The in-memory store, keeping which groups each read asked about."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[list[str]] = []
+
+    def seen_many(self, asked: Mapping[str, Collection[str]]) -> dict[str, dict[str, Seen]]:
+        self.asked.append(sorted(asked))
+        return super().seen_many(asked)
+
+
+class FollowingBus:
+    """What presence needs of the process's bus: the groups it follows, and a loop."""
+
+    def __init__(self, groups: list[str]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.listeners = {group: {object()} for group in groups}
+
+    def following(self, group: str) -> bool:
+        return group in self.listeners
+
+    def put(self, message: object) -> None:
+        pass
+
+
+async def test_renewals_look_again_where_anyone_was_counted_and_see_them_expire(monkeypatch):
+    found = CountingStore()
+    monkeypatch.setattr(presence, "store", lambda: found)
+    monkeypatch.setattr(presence, "REFRESH_S", 0.02)
+    told: list[tuple[str, dict[str, int]]] = []
+
+    async def handler(group: str, counts: dict[str, int]) -> None:
+        told.append((group, counts))
+
+    watching = Presence(FollowingBus(["game.1", "game.2"]))  # type: ignore[arg-type]
+    watching.watch("game.", lambda group: ["watcher"], handler)
+    # Another process's watcher of game 1, whose process dies: its entry is not renewed.
+    found.write({("game.1", "watcher"): {"other.1": time.time() + 0.2}})
+    renewing = asyncio.get_running_loop().create_task(watching._renew())
+    async with asyncio.timeout(5):
+        while len(told) < 2:  # the watcher, then its expiry
+            await asyncio.sleep(0.02)
+    reads = len(found.asked)
+    await asyncio.sleep(0.2)  # ten renewals more, with nobody counted anywhere
+    await stop_task(renewing)
+
+    assert told == [("game.1", {"watcher": 1}), ("game.1", {"watcher": 0})]
+    assert found.asked[0] == ["game.1", "game.2"]  # the first look, at both
+    assert all(asked == ["game.1"] for asked in found.asked[1:])
+    assert len(found.asked) == reads
