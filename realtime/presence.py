@@ -5,7 +5,7 @@ Each socket is an entry in the sorted set `<prefix>:presence:<group>:<who>`, sco
 ("now" once it left, so the set also says since when someone is away). A process writes what its
 sockets did at most every FLUSH_S and renews its entries every REFRESH_S, then tells every process
 which groups changed (bus group `presence`); each re-reads the groups it follows on that news, and at
-every renewal those where it counted anyone (expiry can only lower a count), and hands changes to the
+every renewal those where a count may have dropped unannounced (by expiry), and hands changes to the
 handler of the group's kind. Without Redis: memory.
 """
 
@@ -228,16 +228,25 @@ class Presence:
                 self.pending.setdefault(key, {}).setdefault(entry, expires)
             if self.pending:
                 self.wake.set()
-            # A process that died stops counting without telling anyone: look again where anyone was
-            # counted, or nobody has looked yet (a count drops unannounced; every arrival is announced).
-            await self._reread(
-                [group for group in self.bus.listeners if group not in self.told or any(self.told[group].values())]
-            )
+            # A process that died stops counting without telling anyone: look again.
+            await self._reread([group for group in self.bus.listeners if self._may_have_dropped(group)])
+
+    def _watch_of(self, group: str) -> tuple[Callable[[str], Collection[str]], Handler] | None:
+        return next((watch for prefix, watch in self.watches.items() if group.startswith(prefix)), None)
+
+    def _may_have_dropped(self, group: str) -> bool:
+        """Whether a count of `group` may have changed unannounced since this process last read it: it
+        counted someone, whose entries may have expired, or it has not looked for everyone it follows
+        there yet. An arrival is always announced."""
+        told, watch = self.told.get(group), self._watch_of(group)
+        if watch is None:
+            return False
+        return told is None or any(told.values()) or set(watch[0](group)) != set(told)
 
     async def _reread(self, groups: list[str]) -> None:
         watched = {}
         for group in groups:
-            watch = next((watch for prefix, watch in self.watches.items() if group.startswith(prefix)), None)
+            watch = self._watch_of(group)
             if watch is not None:
                 watched[group] = (watch[0](group), watch[1])
         if not watched:

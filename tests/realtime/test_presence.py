@@ -118,3 +118,29 @@ async def test_renewals_look_again_where_anyone_was_counted_and_see_them_expire(
     assert found.asked[0] == ["game.1", "game.2"]  # the first look, at both
     assert all(asked == ["game.1"] for asked in found.asked[1:])
     assert len(found.asked) == reads
+
+
+async def test_a_renewal_looks_for_whoever_a_group_follows_since_the_last_look(monkeypatch):
+    found = CountingStore()
+    monkeypatch.setattr(presence, "store", lambda: found)
+    monkeypatch.setattr(presence, "REFRESH_S", 0.02)
+    racers: list[str] = []  # a room's racers, as its relay knows them: none yet
+    told: list[dict[str, int]] = []
+
+    async def handler(group: str, counts: dict[str, int]) -> None:
+        told.append(counts)
+
+    rooms = Presence(FollowingBus(["race.K7QD2M"]))  # type: ignore[arg-type]
+    rooms.watch("race.", lambda group: racers, handler)
+    renewing = asyncio.get_running_loop().create_task(rooms._renew())
+    async with asyncio.timeout(5):
+        while not found.asked:
+            await asyncio.sleep(0.02)
+        # A racer seated meanwhile, whose socket is on a process that dies (its arrival news already gone).
+        found.write({("race.K7QD2M", "player:2"): {"other.1": time.time() + 0.2}})
+        racers.append("player:2")
+        while len(told) < 2:
+            await asyncio.sleep(0.02)
+    await stop_task(renewing)
+
+    assert told == [{"player:2": 1}, {"player:2": 0}]
