@@ -42,7 +42,10 @@ async def login(app: Any, *, address: str = ADDRESS, language: str = "en") -> di
     headers = [(b"content-type", b"application/json"), (b"accept-language", language.encode())]
     communicator = HttpCommunicator(app, "POST", "/api/accounts/login", body=body, headers=headers)
     communicator.scope["client"] = (address, 50000)
-    return await communicator.get_response()
+    response = await communicator.get_response()
+    # Let the application finish too: Django's handler still has a task to end on this test's loop.
+    await communicator.wait()
+    return response
 
 
 def header(response: dict[str, Any], name: bytes) -> str:
