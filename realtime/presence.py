@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import redis
 from django.conf import settings
@@ -124,10 +123,8 @@ def store() -> RedisStore | LocalStore:
         found = _stores.get(url)
         if found is None:
             if url:
-                layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
-                prefix = layer.get("CONFIG", {}).get("prefix", "accordion")
                 client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-                found = _stores[url] = RedisStore(client, prefix=prefix)
+                found = _stores[url] = RedisStore(client, prefix=settings.REDIS_PREFIX)
             else:
                 found = _stores[url] = LocalStore()
         return found

@@ -140,7 +140,7 @@ class Audience:
         pending, self.pending = sorted(self.pending), []
         also = [self.crowd] if self.crowd is not None else []
         badge = [self.badge.frame] if self.badge is not None else []
-        if self.awaiting is not None and not (self.badge is not None and self.badge.v == self.awaiting):
+        if self.awaiting is not None and (self.badge is None or self.badge.v != self.awaiting):
             self.badges_come = False  # it did not come in time
         self.crowd = self.badge = self.awaiting = None
         if not pending and not also and not badge:
