@@ -22,9 +22,10 @@ participant's closing would hold up another's last acks).
 Printed: the move ack p99 (move sent → its ack), over the window and for each 5 s of it; finished
 game → standings p99, over the sockets whose view the finish changes (a socket is sent standings only
 when what it shows changed): the finisher's own arena socket, and every arena socket open then when the
-finisher is in the top ten afterwards; from the finish's answer to the first standings frame whose `at`
-(the server's clock when it read the standings) is after that answer; the most standings frames one
-socket got within any one second; the loss: moves never acknowledged, finishes that a socket never saw
+finisher is in the top ten afterwards; from the finish's answer (when its player learns the game is
+over) to the first standings frame that shows it (the finisher's row counts the game), 0 when that
+frame came first; the most standings frames one socket got within any one second by the server's clock
+(`at`, when it read the standings); the loss: moves never acknowledged, finishes that a socket never saw
 in its standings, next games never pushed, sockets closed by the server; the Daphne processes' CPU
 seconds per move; and each of the four targets (ack p99 under 100 ms, finish → standings p99 within
 1.5 s, at most one standings frame a second, no loss), met or not. Asserts nothing.
@@ -38,6 +39,7 @@ import bisect
 import gc
 import http.client
 import json
+import math
 import os
 import random
 import sys
@@ -85,6 +87,8 @@ SETTLE_S = 5.0
 PERIOD_S = 5.0
 # The rows every socket's standings show (arenas.selectors.TOP).
 TOP = 10
+# How a standings frame begins (arenas.protocol.standings).
+STANDINGS_FRAME = '{"t": "standings"'
 # The targets (issue "Arenas and TV"): move ack p99, finish → standings p99, standings frames a second.
 ACK_P99_TARGET_S = 0.1
 STANDINGS_P99_TARGET_S = 1.5
@@ -128,6 +132,7 @@ class Participant:
     arena_daphne: Daphne
     game_daphne: Daphne
     game: dict[str, Any]
+    finished: int = 0  # games it finished
     sent: dict[int, float] = field(default_factory=dict)  # move n → when it was sent
     acked: list[tuple[float, float]] = field(default_factory=list)  # (sent, delay) after the warm-up
     next_waiting: asyncio.Event = field(default_factory=asyncio.Event)
@@ -136,16 +141,31 @@ class Participant:
 
 @dataclass(slots=True)
 class Listener:
-    """An arena socket's standings frames: (when received, the server's `at`, the rank of the socket's
-    own row or None for a spectator)."""
+    """An arena socket's standings frames, as received (when, and the text: parsed after the run, so that
+    parsing two thousand frames a second does not hold up the client's loop and the acks it times), then
+    parsed: (when received, the server's `at`, the rank of the socket's own row or None for a spectator,
+    the games counted of each player the frame shows); and the socket's own player, from its own row."""
 
     opened: float = 0.0
-    frames: list[tuple[float, float, int | None]] = field(default_factory=list)
+    received: list[tuple[float, str]] = field(default_factory=list)
+    frames: list[tuple[float, float, int | None, dict[int, int]]] = field(default_factory=list)
+    player: int | None = None
+
+    def parse(self) -> None:
+        for received, text in self.received:
+            message = json.loads(text)
+            me = message["me"]
+            shown = {row["player"]: row["games"] for row in message["standings"]}
+            if me:
+                shown[me["player"]] = me["games"]
+                self.player = me["player"]
+            self.frames.append((received, message["at"], me["rank"] if me else None, shown))
 
 
 @dataclass(frozen=True, slots=True)
 class Finish:
     participant: int  # its index
+    games: int  # the games the player has finished with this one
     sent: float  # wall clock
     answered: float
 
@@ -186,12 +206,12 @@ async def listen_arena(
 ) -> None:
     try:
         async for text in socket:
+            if isinstance(text, str) and text.startswith(STANDINGS_FRAME):
+                listener.received.append((time.time(), text))
+                continue
             message = json.loads(text)
             kind = message.get("t")
-            if kind == "standings":
-                rank = message["me"]["rank"] if message.get("me") else None
-                listener.frames.append((time.time(), message["at"], rank))
-            elif kind == "next" and participant is not None:
+            if kind == "next" and participant is not None:
                 participant.next_game = message["game"]
                 participant.next_waiting.set()
             elif kind in ("refused", "reject"):
@@ -200,6 +220,11 @@ async def listen_arena(
         pass
     if not tally.closing:
         tally.errors[f"arena socket closed by the server ({socket.close_code})"] += 1
+
+
+def note_finish(participant: Participant, tally: Tally, sent: float) -> None:
+    participant.finished += 1
+    tally.finishes.append(Finish(participant.index, participant.finished, sent, time.time()))
 
 
 async def play_game(
@@ -259,7 +284,7 @@ async def play_game(
                 if status != 200:
                     tally.errors[f"finish answered {status}"] += 1
                     return False
-                tally.finishes.append(Finish(participant.index, sent, time.time()))
+                note_finish(participant, tally, sent)
                 return True
             move = rng.choice(moves)
             position = apply_move(position, move)
@@ -274,7 +299,7 @@ async def play_game(
             if position.won:
                 answer = await asyncio.wait_for(acks[n], timeout=NEXT_TIMEOUT_S)
                 if answer.get("t") == "ack":
-                    tally.finishes.append(Finish(participant.index, sent, time.time()))
+                    note_finish(participant, tally, sent)
                     return True
                 return False
         return False
@@ -394,18 +419,17 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
     return Run(list(participants), listeners, own, tally, server_cpu_s, client_cpu_s, play_s)
 
 
-def first_frame_holding(listener: Listener, finish: Finish) -> tuple[float, int | None] | None:
-    """The delay to the first standings frame of `listener` that surely holds `finish`, and that frame's
-    own rank: read (`at`) after the finish's answer came, measured from that answer. A frame read between
-    the finish's commit and its answer would hold it sooner, so the figure errs long. When no frame was
-    read after the answer (no later change), the first read after the finish was sent, from then. None
-    when no frame was read after the finish was sent at all."""
-    read_times = [at for _, at, _ in listener.frames]
-    for since in (finish.answered, finish.sent):
-        place = bisect.bisect_left(read_times, since)
-        if place < len(read_times):
-            received, _, rank = listener.frames[place]
-            return received - since, rank
+def first_frame_holding(
+    listener: Listener, finish: Finish, player: int | None, *, read_by: float = math.inf
+) -> tuple[float, int | None, float] | None:
+    """The first standings frame of `listener` that holds the finished game: its row counts the game, or
+    (the finisher's row out of its top ten by then) the standings were read at `read_by` or later, when a
+    frame that counts it was read. The delay from the finish's answer to that frame (0 if the frame came
+    first), the frame's own rank and when it was read; None when no frame held it."""
+    start = bisect.bisect_left(listener.frames, finish.sent, key=lambda frame: frame[0])
+    for received, at, rank, shown in listener.frames[start:]:
+        if at >= read_by or (player is not None and shown.get(player, 0) >= finish.games):
+            return max(0.0, received - finish.answered), rank, at
     return None
 
 
@@ -418,18 +442,19 @@ def standings_delays(
     delays: list[float] = []
     missed = 0
     for finish in finishes:
-        seen = first_frame_holding(own[finish.participant], finish)
+        player = own[finish.participant].player
+        seen = first_frame_holding(own[finish.participant], finish, player)
         if seen is None:
             missed += 1
             continue
         delays.append(seen[0])
-        rank = seen[1]
+        rank, read_at = seen[1], seen[2]
         if rank is None or rank > TOP:
             continue
         for listener in listeners:
             if listener is own[finish.participant] or finish.sent < listener.opened:
                 continue
-            other = first_frame_holding(listener, finish)
+            other = first_frame_holding(listener, finish, player, read_by=read_at)
             if other is None:
                 missed += 1
             else:
@@ -442,7 +467,7 @@ def most_frames_in_a_second(listeners: Sequence[Listener], *, by_server_clock: b
     when the server read them (`at`), which the client's own delays cannot bunch together."""
     most = 0
     for listener in listeners:
-        times = [at if by_server_clock else received for received, at, _ in listener.frames]
+        times = [at if by_server_clock else received for received, at, _, _ in listener.frames]
         start = 0
         for end, moment in enumerate(times):
             while moment - times[start] >= 1.0:
@@ -480,6 +505,8 @@ def main() -> None:
         done = asyncio.run(run(args, daphnes))
         server_log = [line for daphne in daphnes for line in log_problems(daphne)]
     tally, listeners = done.tally, done.listeners
+    for listener in listeners:
+        listener.parse()
     acks = sorted(delay for participant in done.participants for _, delay in participant.acked)
     delays, missed = standings_delays(listeners, done.own, tally.finishes)
     ordered = sorted(delays)
