@@ -11,10 +11,10 @@ platform adaptations, each there for one reason:
   and reads themselves (bench/publish.py, bench/load.py);
 - daphne_limits.py: an oversized body is refused while it arrives and a closing client gets time to
   answer, because Daphne buffers whole bodies and cuts slow closes to 1006;
-- frame_costs.py: autobahn's per-frame debug arguments and unmasking are made cheap, Twisted sends a
-  frame at once when nothing waits before it, and a frame many sockets get is framed once, because
-  those are a large part of a web process's CPU for frames of a few dozen bytes (bench/socket_floor.py,
-  bench/watch.py);
+- frame_costs.py: autobahn's debug arguments (each frame's, each new socket's) and unmasking are made
+  cheap, Twisted sends a frame at once when nothing waits before it, and a frame many sockets get is
+  framed once, because those are a large part of a web process's CPU for frames of a few dozen bytes
+  (bench/socket_floor.py, bench/watch.py);
 - socket_memory.py: a socket's inbox under Daphne is a list and one waiter, because Daphne's
   `asyncio.Queue` keeps four preallocated deques (about 2.9 KiB) for as long as each socket is open;
 - collection.py: start-up objects are frozen and the collector runs less often, because CPython's

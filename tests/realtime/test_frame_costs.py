@@ -52,6 +52,30 @@ def test_a_masked_text_message_from_a_client_reads_back() -> None:
     assert masker.process(reference(mask, message)) == message
 
 
+def test_a_socket_opening_pretty_prints_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """autobahn writes a new socket's settings into a debug line the site discards: not pretty-printed."""
+    import pprint
+
+    from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+    from twisted.internet.testing import StringTransport
+
+    printed: list[object] = []
+    pretty = pprint.PrettyPrinter.pformat
+
+    def recorded(printer: pprint.PrettyPrinter, value: object) -> str:
+        printed.append(value)
+        return pretty(printer, value)
+
+    monkeypatch.setattr(pprint.PrettyPrinter, "pformat", recorded)
+    frame_costs.install()
+    factory = WebSocketServerFactory()
+    factory.protocol = WebSocketServerProtocol
+    opened: Any = factory.buildProtocol(None)
+    opened.makeConnection(StringTransport())
+    assert opened.state == WebSocketServerProtocol.STATE_CONNECTING  # opened, waiting for its handshake
+    assert printed == []
+
+
 class Peer:
     """A TCP connection's state as Twisted keeps it, over one end of a socket pair; `queued` records
     what took Twisted's own (queued) write."""
