@@ -55,6 +55,13 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def empty_in_memory_channel_layer() -> None:
+    """The site under test runs in a Daphne process of its own, so nothing here uses this process's
+    channel layer; and with Playwright's loop marked running in this thread, tests/conftest.py's flush
+    of it (`async_to_sync`) would fail every test's teardown when no REDIS_URL is set."""
+
+
 @contextmanager
 def fresh_database(workdir: Path) -> Iterator[str]:
     """Yield the DATABASE_URL of an empty database: on the PostgreSQL server DATABASE_URL names (as CI
