@@ -1,6 +1,7 @@
 """The game page's finer points in real Chromium: End game asks in the page, someone else's finished
 game names its player, the connection dot follows the browser offline, moves and undos are announced
-politely, and a daily result is shared without spoiling the deal."""
+politely, the after-game buttons do not move as the solver's answer comes in, and a daily result is
+shared without spoiling the deal."""
 
 from __future__ import annotations
 
@@ -78,6 +79,27 @@ def test_ending_a_game_announces_the_final_score(page: Page) -> None:
     end_game(page)
     final = page.get_by_test_id("final-score").inner_text()
     expect(page.get_by_test_id("announcer")).to_have_text(f"Game over — final score {final}")
+
+
+def test_the_after_game_buttons_stay_put_while_the_solver_and_the_name_offer_arrive(page: Page) -> None:
+    start_code_game(page, CODE)
+    play(page, OPENING[0])
+    end_game(page)
+    result = page.get_by_test_id("result")
+    page.wait_for_function("document.querySelector('[data-testid=result]').getAnimations().length === 0")  # risen
+    new_game = result.locator('[data-role="new-game"]')
+    before = new_game.bounding_box()
+    analysis = page.get_by_test_id("analysis")
+    expect(analysis).to_have_attribute("aria-busy", "false", timeout=SOLVER_TIMEOUT_MS)
+    expect(page.get_by_test_id("replay-deal")).to_be_visible()  # the solver's answer has grown its box
+    offer = result.get_by_test_id("name-offer")
+    expect(offer).to_be_visible()  # a guest is offered to pick a nickname
+    after = new_game.bounding_box()
+    assert before is not None and after is not None
+    assert (after["x"], after["y"]) == (before["x"], before["y"])
+    for late in (offer, analysis):
+        box = late.bounding_box()
+        assert box is not None and box["y"] > after["y"] + after["height"]
 
 
 def start_daily_and_end_it(page: Page) -> None:
