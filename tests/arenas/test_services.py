@@ -260,7 +260,7 @@ def test_a_result_the_assessment_holds_at_the_finish_counts_nothing(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finish_does_not_wait_for_another_participants_finish_in_the_same_arena(
-    player: Player, other_player: Player, live_arena: Arena
+    postgres: None, player: Player, other_player: Player, live_arena: Arena
 ) -> None:
     first, second = first_games(live_arena, player, other_player)
     # Another request's finish, its transaction still open after the recount.

@@ -7,14 +7,15 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
+from django.db import connection
 
 from games import engine, history
 from games.models import Game, GameEvent, GameRecord, RankedSlot
 from leaderboards.models import DailyEntry, DailyRecord, DailyScoreCount
 from leaderboards.services import records_refresh, score_counts_recount
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("postgres")]  # the command writes by COPY
 
 GAMES = 60
 # The days the games are on: the daily deals, and so what a seed plays, do not change with the day the
@@ -86,3 +87,10 @@ def test_compacting_generated_rows_gives_the_records_generate_writes_itself():
     written = list(GameRecord.objects.order_by("game_id").values_list("events", "line"))[GAMES:]
     assert written == folded
     assert GameEvent.objects.count() == 0
+
+
+def test_on_another_database_the_command_refuses_and_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    with pytest.raises(CommandError, match="DATABASE_URL must name a PostgreSQL database"):
+        call_command("generate_history", games=GAMES, days=2, seed=5, before=BEFORE)
+    assert Game.objects.count() == 0

@@ -8,7 +8,8 @@ the server could have stored; the boards' rows, counts and records are written w
 
 Rows are written in bulk, a batch of games a statement per table. `--compacted` writes each game's
 history as the record `manage.py compact_games` would leave (games.history) instead of its event rows.
-For benches (bench/history.py) and trying the site on volume; never on a production database.
+For benches (bench/history.py) and trying the site on volume; never on a production database. PostgreSQL
+only: the rows go in by COPY, their ids taken from the tables' sequences.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.db.models import Model
 
@@ -282,6 +283,8 @@ class Command(BaseCommand):
         compacted: bool,
         **options: Any,
     ) -> None:
+        if connection.vendor != "postgresql":
+            raise CommandError("generate_history writes by COPY: DATABASE_URL must name a PostgreSQL database")
         started = time.perf_counter()
         rng = random.Random(seed if seed is not None else secrets.randbits(64))
         end = before or datetime.datetime.now(datetime.UTC).date()
