@@ -55,6 +55,14 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+@pytest.fixture
+def shared_channel_layer() -> None:
+    """For a test whose `server_shell` code (tests/e2e/player.py) announces to the server's sockets: an
+    announcement crosses from that process to the server's only through Redis."""
+    if not os.environ.get("REDIS_URL"):
+        unavailable("REDIS_URL is not set: what server_shell announces reaches the server only through Redis")
+
+
 @pytest.fixture(autouse=True)
 def empty_in_memory_channel_layer() -> None:
     """The site under test runs in a Daphne process of its own, so nothing here uses this process's

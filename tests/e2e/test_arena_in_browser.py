@@ -99,6 +99,7 @@ def win(page: Page, site_database_url: str, game: int) -> None:
     server_shell(site_database_url, CLEAR.format(game=game))
 
 
+@pytest.mark.usefixtures("shared_channel_layer")  # the fair-play clearance of `win` is announced from a shell
 def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a_game(
     page: Page, other_player_page: Page, browser: Browser, site_url: str, site_database_url: str
 ) -> None:
