@@ -162,6 +162,38 @@ def fresh_database(server_url: str, name: str, *, template: str | None = None) -
         execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
 
 
+@contextmanager
+def django_in_this_process(server_url: str, name: str, **env: str) -> Iterator[None]:
+    """Django set up in this process with production settings (DEBUG off, the test client's host allowed)
+    on the fresh PostgreSQL database `name` on `server_url`, migrated; `env`, more of the environment
+    (REDIS_URL, say). For the benches that drive the site through Django's test client."""
+    with fresh_database(server_url, name) as database_url:
+        os.environ.update(
+            {
+                "DATABASE_URL": database_url,
+                "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
+                "DEBUG": "0",
+                "SECRET_KEY": secrets.token_urlsafe(60),
+                "DAILY_SECRET": secrets.token_hex(32),
+                "ALLOWED_HOSTS": "testserver",  # the test client's host name
+                "SECURE_SSL_REDIRECT": "0",
+                "LOG_LEVEL": "WARNING",
+                **env,
+            }
+        )
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        try:
+            call_command("migrate", verbosity=0)
+            yield
+        finally:
+            connections.close_all()
+
+
 def production_env(*, database_url: str, redis_url: str, channels_prefix: str, extra: dict[str, str]) -> dict[str, str]:
     """The environment of a production web process, on loopback without the TLS proxy."""
     return {

@@ -25,7 +25,6 @@ import argparse
 import datetime
 import os
 import random
-import secrets
 import statistics
 import sys
 import time
@@ -34,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cluster import fresh_database
+from bench.cluster import django_in_this_process
 
 
 def played_to_a_dead_end(game: Any, player: Any, rng: random.Random) -> list[list[int]]:
@@ -70,26 +69,13 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     options = parser.parse_args()
 
-    with fresh_database(options.server, f"accordion_bench_finish_{os.getpid()}") as database_url:
-        os.environ.update(
-            {
-                "DATABASE_URL": database_url,
-                "REDIS_URL": options.redis,
-                "CHANNELS_PREFIX": f"bench-finish-{os.getpid()}",  # the cache's too: no stale allowances
-                "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
-                "DEBUG": "0",
-                "SECRET_KEY": secrets.token_urlsafe(60),
-                "DAILY_SECRET": secrets.token_hex(32),
-                "ALLOWED_HOSTS": "testserver",  # the test client's host name
-                "SECURE_SSL_REDIRECT": "0",
-                "LOG_LEVEL": "WARNING",
-            }
-        )
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-        from django.db import connection, connections
+    with django_in_this_process(
+        options.server,
+        f"accordion_bench_finish_{os.getpid()}",
+        REDIS_URL=options.redis,
+        CHANNELS_PREFIX=f"bench-finish-{os.getpid()}",  # the cache's too: no stale allowances
+    ):
+        from django.db import connection
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
         from django.utils import timezone
@@ -100,49 +86,45 @@ def main() -> None:
         from arenas.models import Arena, Participant
         from arenas.runtime import _next_game_for
 
-        try:
-            call_command("migrate", verbosity=0)
-            creator = Player.objects.create(nickname="Host")
-            arena = arena_services.arena_create(created_by=creator, minutes=120, starts_in=0, now=timezone.now())
-            Arena.objects.filter(pk=arena.pk).update(starts_at=arena.starts_at - datetime.timedelta(seconds=1))
-            players = [Player.objects.create(nickname=f"Player-{index}") for index in range(options.players)]
-            browsers = []
-            for player in players:
-                arena_services.arena_join(code=arena.code, player=player, now=timezone.now())
-                browser = Client()
-                session = browser.session
-                session[SESSION_PLAYER_KEY] = player.pk
-                session.save()
-                browsers.append(browser)
-            rng = random.Random(7)
-            print(f"{options.players} players in a live arena; in each round each finishes a game and gets the next")
-            for round_number in range(1, options.rounds + 1):
-                seats = Participant.objects.select_related("game__deal").filter(arena=arena).order_by("player_id")
-                games = [seat.game for seat in seats if seat.game is not None]
-                lines = [played_to_a_dead_end(game, player, rng) for game, player in zip(games, players, strict=True)]
-                finish_ms, next_ms, finish_queries, next_queries = [], [], [], []
-                for player, browser, game, line in zip(players, browsers, games, lines, strict=True):
-                    connection.queries_log.clear()  # it keeps 9,000 queries: a full one counts no more
-                    with CaptureQueriesContext(connection) as queries:
-                        started = time.process_time()
-                        answer = browser.post(f"/api/games/{game.pk}/finish", {"moves": line}, "application/json")
-                        finish_ms.append(1000 * (time.process_time() - started))
-                    if answer.status_code != 200:
-                        sys.exit(f"finish answered {answer.status_code}: {answer.content[:300]!r}")
-                    finish_queries.append(len(queries))
-                    connection.queries_log.clear()
-                    with CaptureQueriesContext(connection) as queries:
-                        started = time.process_time()
-                        if _next_game_for(code=arena.code, player_id=player.pk) is None:
-                            sys.exit(f"no next game for player {player.pk}")
-                        next_ms.append(1000 * (time.process_time() - started))
-                    next_queries.append(len(queries))
-                print(
-                    f"round {round_number}: {report('finish', finish_ms, finish_queries)}; "
-                    f"{report('next game', next_ms, next_queries)}"
-                )
-        finally:
-            connections.close_all()
+        creator = Player.objects.create(nickname="Host")
+        arena = arena_services.arena_create(created_by=creator, minutes=120, starts_in=0, now=timezone.now())
+        Arena.objects.filter(pk=arena.pk).update(starts_at=arena.starts_at - datetime.timedelta(seconds=1))
+        players = [Player.objects.create(nickname=f"Player-{index}") for index in range(options.players)]
+        browsers = []
+        for player in players:
+            arena_services.arena_join(code=arena.code, player=player, now=timezone.now())
+            browser = Client()
+            session = browser.session
+            session[SESSION_PLAYER_KEY] = player.pk
+            session.save()
+            browsers.append(browser)
+        rng = random.Random(7)
+        print(f"{options.players} players in a live arena; in each round each finishes a game and gets the next")
+        for round_number in range(1, options.rounds + 1):
+            seats = Participant.objects.select_related("game__deal").filter(arena=arena).order_by("player_id")
+            games = [seat.game for seat in seats if seat.game is not None]
+            lines = [played_to_a_dead_end(game, player, rng) for game, player in zip(games, players, strict=True)]
+            finish_ms, next_ms, finish_queries, next_queries = [], [], [], []
+            for player, browser, game, line in zip(players, browsers, games, lines, strict=True):
+                connection.queries_log.clear()  # it keeps 9,000 queries: a full one counts no more
+                with CaptureQueriesContext(connection) as queries:
+                    started = time.process_time()
+                    answer = browser.post(f"/api/games/{game.pk}/finish", {"moves": line}, "application/json")
+                    finish_ms.append(1000 * (time.process_time() - started))
+                if answer.status_code != 200:
+                    sys.exit(f"finish answered {answer.status_code}: {answer.content[:300]!r}")
+                finish_queries.append(len(queries))
+                connection.queries_log.clear()
+                with CaptureQueriesContext(connection) as queries:
+                    started = time.process_time()
+                    if _next_game_for(code=arena.code, player_id=player.pk) is None:
+                        sys.exit(f"no next game for player {player.pk}")
+                    next_ms.append(1000 * (time.process_time() - started))
+                next_queries.append(len(queries))
+            print(
+                f"round {round_number}: {report('finish', finish_ms, finish_queries)}; "
+                f"{report('next game', next_ms, next_queries)}"
+            )
 
 
 if __name__ == "__main__":  # the solver pool's worker processes import this module again

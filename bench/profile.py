@@ -21,7 +21,6 @@ import argparse
 import datetime
 import os
 import random
-import secrets
 import statistics
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cluster import fresh_database
+from bench.cluster import django_in_this_process
 
 NICKNAME = "Marathon"
 DAYS = 2000
@@ -124,24 +123,8 @@ def main() -> None:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="a PostgreSQL server URL")
     options = parser.parse_args()
 
-    with fresh_database(options.server, f"accordion_bench_profile_{os.getpid()}") as database_url:
-        os.environ.update(
-            {
-                "DATABASE_URL": database_url,
-                "DJANGO_SETTINGS_MODULE": "accordion_site.settings",
-                "DEBUG": "0",
-                "SECRET_KEY": secrets.token_urlsafe(60),
-                "DAILY_SECRET": secrets.token_hex(32),
-                "ALLOWED_HOSTS": "testserver",  # the test client's host name
-                "SECURE_SSL_REDIRECT": "0",
-                "LOG_LEVEL": "WARNING",
-            }
-        )
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-        from django.db import connection, connections
+    with django_in_this_process(options.server, f"accordion_bench_profile_{os.getpid()}"):
+        from django.db import connection
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
         from django.utils import timezone
@@ -150,42 +133,38 @@ def main() -> None:
         from games.profiles import player_profile
         from games.serializers import profile_payload
 
-        try:
-            call_command("migrate", verbosity=0)
-            today = timezone.now().date()
-            started = time.perf_counter()
-            fill(games=options.games, others=options.others, today=today)
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
-            print(
-                f"filled in {time.perf_counter() - started:.1f} s: {NICKNAME} has {options.games} finished games, "
-                f"{options.others} other players {OTHER_GAMES_EACH + 10} each"
-            )
+        today = timezone.now().date()
+        started = time.perf_counter()
+        fill(games=options.games, others=options.others, today=today)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        print(
+            f"filled in {time.perf_counter() - started:.1f} s: {NICKNAME} has {options.games} finished games, "
+            f"{options.others} other players {OTHER_GAMES_EACH + 10} each"
+        )
 
-            client = Client()
-            path = f"/api/players/{NICKNAME}"
-            answer = client.get(path)
-            if answer.status_code != 200:
-                sys.exit(f"GET {path}: {answer.status_code} {answer.content[:300]!r}")
-            profile = answer.json()
-            stats, calendar_days = profile["stats"], len(profile["calendar"]["days"])
-            print(
-                f"profile: {stats['games']} games, {stats['wins']} wins, streak {stats['current_streak']} "
-                f"(longest {stats['longest_streak']}), {calendar_days} calendar days"
-            )
+        client = Client()
+        path = f"/api/players/{NICKNAME}"
+        answer = client.get(path)
+        if answer.status_code != 200:
+            sys.exit(f"GET {path}: {answer.status_code} {answer.content[:300]!r}")
+        profile = answer.json()
+        stats, calendar_days = profile["stats"], len(profile["calendar"]["days"])
+        print(
+            f"profile: {stats['games']} games, {stats['wins']} wins, streak {stats['current_streak']} "
+            f"(longest {stats['longest_streak']}), {calendar_days} calendar days"
+        )
 
-            def selector_and_serializer() -> object:
-                player = player_by_nickname(nickname=NICKNAME)
-                assert player is not None
-                return profile_payload(player_profile(player=player, today=today), today=today)
+        def selector_and_serializer() -> object:
+            player = player_by_nickname(nickname=NICKNAME)
+            assert player is not None
+            return profile_payload(player_profile(player=player, today=today), today=today)
 
-            with CaptureQueriesContext(connection) as queries:
-                selector_and_serializer()
-            print(f"queries per profile: {len(queries)}")
-            report(f"GET {path} via Django's test client", timed(lambda: client.get(path), times=options.requests))
-            report("selector + serializer alone", timed(selector_and_serializer, times=options.requests))
-        finally:
-            connections.close_all()
+        with CaptureQueriesContext(connection) as queries:
+            selector_and_serializer()
+        print(f"queries per profile: {len(queries)}")
+        report(f"GET {path} via Django's test client", timed(lambda: client.get(path), times=options.requests))
+        report("selector + serializer alone", timed(selector_and_serializer, times=options.requests))
 
 
 if __name__ == "__main__":
