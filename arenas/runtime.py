@@ -52,7 +52,7 @@ class ArenaSocket(Protocol):
     ) -> None: ...
 
 
-def _next_game_for(*, code: str, player_id: int) -> dict[str, Any] | None:
+def next_game_payload(*, code: str, player_id: int) -> dict[str, Any] | None:
     """The participant's next game (or the current one, if another socket or process has just started
     it); None when there is none to give (not a participant, the arena over)."""
     now = timezone.now()
@@ -183,7 +183,7 @@ class ArenaRoom:
 
     async def _send_next(self, player_id: int) -> None:
         try:
-            game = await db_call(_next_game_for)(code=self.code, player_id=player_id)
+            game = await db_call(next_game_payload)(code=self.code, player_id=player_id)
         except Exception:
             log_background_failure(logger, "arena %s: the next game of player %s", self.code, player_id)
             return

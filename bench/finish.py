@@ -38,7 +38,7 @@ from bench.cluster import django_in_this_process
 
 def played_to_a_dead_end(game: Any, player: Any, rng: random.Random) -> list[list[int]]:
     """Random legal moves on `game` until none is left (or one more would win: a win ends the game on
-    the socket, not by a finish), each stored as the socket stores it; the line played."""
+    the socket, not by a finish), each stored through games.services; the line played."""
     from django.utils import timezone
 
     from games import services as game_services
@@ -48,9 +48,10 @@ def played_to_a_dead_end(game: Any, player: Any, rng: random.Random) -> list[lis
     line: list[list[int]] = []
     while moves := legal_moves(position):
         move = rng.choice(moves)
-        if apply_move(position, move).won:
+        after = apply_move(position, move)
+        if after.won:
             break
-        position = apply_move(position, move)
+        position = after
         line.append(list(move))
         game_services.game_move(game_id=game.pk, player=player, move=move, now=timezone.now())
     return line
@@ -84,7 +85,7 @@ def main() -> None:
         from accounts.selectors import SESSION_PLAYER_KEY
         from arenas import services as arena_services
         from arenas.models import Arena, Participant
-        from arenas.runtime import _next_game_for
+        from arenas.runtime import next_game_payload
 
         creator = Player.objects.create(nickname="Host")
         arena = arena_services.arena_create(created_by=creator, minutes=120, starts_in=0, now=timezone.now())
@@ -117,7 +118,7 @@ def main() -> None:
                 connection.queries_log.clear()
                 with CaptureQueriesContext(connection) as queries:
                     started = time.process_time()
-                    if _next_game_for(code=arena.code, player_id=player.pk) is None:
+                    if next_game_payload(code=arena.code, player_id=player.pk) is None:
                         sys.exit(f"no next game for player {player.pk}")
                     next_ms.append(1000 * (time.process_time() - started))
                 next_queries.append(len(queries))
