@@ -13,6 +13,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 
 from accordion_site.errors import log_background_failure
@@ -292,54 +293,63 @@ def participant_recount(*, participant_id: int) -> Participant:
     win bonus twice. The total's time is when its last points came, for ties."""
     # No savepoint of its own inside a finish's transaction: a failure here fails the finish anyway.
     with transaction.atomic(savepoint=False):
-        # The participant's row only (`of`): locking the arena's too would queue every finish in it.
-        participant = Participant.objects.select_for_update(of=("self",)).select_related("arena").get(pk=participant_id)
-        ends_at = participant.arena.ends_at
-        points = games = wins = 0
-        reached_at = participant.joined_at
-        previous_won = False
-        # Neither the games' lines nor their deals: only a game finished after the end needs its deal.
-        rows = (
-            ArenaGame.objects.filter(participant=participant)
-            .select_related("game")
-            .defer("game__moves", "game__verdicts", "game__risk_reasons")
-            .order_by("k")
+        return _recount(_locked_participants().get(pk=participant_id))
+
+
+def _locked_participants() -> QuerySet[Participant]:
+    # The participant's row only (`of`): locking the arena's too would queue every finish in it.
+    return Participant.objects.select_for_update(of=("self",)).select_related("arena")
+
+
+def _recount(participant: Participant) -> Participant:
+    """`participant_recount` on the participant's locked row."""
+    ends_at = participant.arena.ends_at
+    points = games = wins = 0
+    reached_at = participant.joined_at
+    previous_won = False
+    # Plain values, as every finish counts all the participant's games again: neither the games' lines
+    # nor their deals, which only a game finished after the end needs.
+    rows = (
+        ArenaGame.objects.filter(participant=participant)
+        .order_by("k")
+        .values_list(
+            "pk", "points", "fire", "game_id", "game__status", "game__review", "game__finished_at", "game__score",
+            "game__piles",
         )
-        for row in rows:
-            game = row.game
-            counted = game.status == Game.Status.FINISHED and game.review in COUNTED_REVIEWS
-            row_points, row_fire, won = None, False, False
-            if counted:
-                assert game.finished_at is not None and game.score is not None
-                if game.finished_at <= ends_at:
-                    row_points, won = game.score, game.won
-                else:
-                    row_points, won = _points_at_end(game, ends_at)
-                row_fire = won and previous_won
-                if row_fire:
-                    row_points += WIN_BONUS
-                games += 1
-                wins += won
-                if row_points:
-                    points += row_points
-                    reached_at = min(game.finished_at, ends_at)
-            previous_won = won
-            if (row.points, row.fire) != (row_points, row_fire):
-                row.points, row.fire = row_points, row_fire
-                row.save(update_fields=["points", "fire"])
-        participant.points, participant.games, participant.wins = points, games, wins
-        participant.fire, participant.reached_at = previous_won, reached_at
-        participant.save(update_fields=["points", "games", "wins", "fire", "reached_at"])
+    )  # fmt: skip
+    for row_id, stored_points, stored_fire, game_id, status, review, finished_at, score, piles in rows:
+        row_points, row_fire, won = None, False, False
+        if status == Game.Status.FINISHED and review in COUNTED_REVIEWS:
+            assert finished_at is not None and score is not None
+            if finished_at <= ends_at:
+                row_points, won = score, piles == 1
+            else:
+                row_points, won = _points_at_end(Game.objects.select_related("deal").get(pk=game_id), ends_at)
+            row_fire = won and previous_won
+            if row_fire:
+                row_points += WIN_BONUS
+            games += 1
+            wins += won
+            if row_points:
+                points += row_points
+                reached_at = min(finished_at, ends_at)
+        previous_won = won
+        if (stored_points, stored_fire) != (row_points, row_fire):
+            ArenaGame.objects.filter(pk=row_id).update(points=row_points, fire=row_fire)
+    participant.points, participant.games, participant.wins = points, games, wins
+    participant.fire, participant.reached_at = previous_won, reached_at
+    participant.save(update_fields=["points", "games", "wins", "fire", "reached_at"])
     return participant
 
 
 def arena_game_finished(*, game: Game) -> None:
     """Count an arena game that has just finished (in the finish's own transaction) and tell the arena's
     sockets: the standings changed, and the participant is due their next game."""
-    participant_id = ArenaGame.objects.filter(game=game).values_list("participant_id", flat=True).first()
-    if participant_id is None:
-        return
-    participant = participant_recount(participant_id=participant_id)
+    with transaction.atomic(savepoint=False):
+        participant = _locked_participants().filter(arena_games__game=game).first()
+        if participant is None:
+            return
+        _recount(participant)
     _announce(participant.arena.code, "finished", player=game.player_id, game=game.pk)
 
 

@@ -11,7 +11,6 @@ background missed (a process that died, a busy pool), so no result is left unass
 
 from __future__ import annotations
 
-import datetime
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,7 @@ from django.db import connections
 from accordion_site.errors import log_background_failure
 
 from .engine import risk
-from .history import game_events
+from .history import game_events, rows_hold_all
 from .models import Game, GameEvent
 
 logger = logging.getLogger(__name__)
@@ -44,17 +43,27 @@ def held(assessment: risk.Assessment) -> bool:
     return assessment.risk >= settings.FAIR_PLAY_REVIEW_RISK
 
 
-def _timed(event: GameEvent, started_at: datetime.datetime) -> risk.TimedEvent:
-    move = (event.move[0], event.move[1]) if event.move else None
-    line = tuple((step[0], step[1]) for step in event.line) if event.line is not None else None
-    return risk.TimedEvent(kind=event.kind, seconds=(event.at - started_at).total_seconds(), move=move, line=line)
+_TIMED_KINDS = (GameEvent.Kind.MOVE, GameEvent.Kind.UNDO, GameEvent.Kind.FINISH)
 
 
 def timed_events(game: Game) -> list[risk.TimedEvent]:
-    """The game's stored moves, undos and finish, timed from its start."""
-    timed_kinds = (GameEvent.Kind.MOVE, GameEvent.Kind.UNDO, GameEvent.Kind.FINISH)
-    stored = game_events(game)
-    return [_timed(event, game.started_at) for event in stored if event.kind in timed_kinds]
+    """The game's stored moves, undos and finish, timed from its start. Read as plain values while the
+    rows hold them all (every ranked finish reads them: no model instance per move), else through the
+    history, which adds what a compacted game keeps in its record."""
+    rows = GameEvent.objects.filter(game=game).order_by("v").values_list("v", "kind", "move", "line", "at")
+    stored = list(rows)
+    if not rows_hold_all(game, since=0, first=stored[0][0] if stored else game.version + 1):
+        stored = [(event.v, event.kind, event.move, event.line, event.at) for event in game_events(game)]
+    return [
+        risk.TimedEvent(
+            kind=kind,
+            seconds=(at - game.started_at).total_seconds(),
+            move=(move[0], move[1]) if move else None,
+            line=tuple((step[0], step[1]) for step in line) if line is not None else None,
+        )
+        for _, kind, move, line, at in stored
+        if kind in _TIMED_KINDS
+    ]
 
 
 def history(game: Game) -> risk.History:

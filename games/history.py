@@ -81,6 +81,12 @@ def decode(record: GameRecord, *, started_at: datetime.datetime, since: int = 0)
         )
 
 
+def rows_hold_all(game: Game, *, since: int, first: int) -> bool:
+    """Whether the event rows of `game` from version `first` on are all its events after `since`: only a
+    finished game's older events are folded into its record (compact_games)."""
+    return first == since + 1 or game.status != Game.Status.FINISHED
+
+
 def game_events(game: Game, *, since: int = 0, until: int | None = None) -> list[GameEvent]:
     """The events of `game` with since < v <= until (no bound for None), in order, from its rows and
     its record: how every reader (replays, ghosts, resuming, the fair-play review) reads a history.
@@ -91,7 +97,7 @@ def game_events(game: Game, *, since: int = 0, until: int | None = None) -> list
     rows = GameEvent.objects.filter(game=game, v__gt=since).order_by("v")
     found = list(rows if until is None else rows.filter(v__lte=until))
     first = found[0].v if found else (until if until is not None else game.version) + 1
-    if first == since + 1 or game.status != Game.Status.FINISHED:
+    if rows_hold_all(game, since=since, first=first):
         return found
     record = GameRecord.objects.filter(game=game).first()
     if record is None:
