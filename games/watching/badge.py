@@ -3,9 +3,11 @@ position of a watched game, over every process.
 
 One process at a time holds a game's badge lease (a cache `add`, renewed while it has watchers of the
 game); it claims each new version (another `add`, so a lease changing hands cannot ask twice), asks
-the pool, stores the answer for later watchers and publishes it on the game's stream. One question at
-a time, paced (BADGE_RATE, POOL_SHARE), so the badge never crowds out the players' own hints; a busy
-or undecided pool means no badge. Never to the game's own player (it would be a hint).
+the pool, stores the answer for later watchers and publishes it on the game's stream. Every position
+reached from a lost one is lost too: a line that extends the last one found lost gets "lost" with no
+question (a lost position is the solver's longest search, as it must rule out every line). One
+question at a time, paced (BADGE_RATE, POOL_SHARE), so the badge never crowds out the players' own
+hints; a busy or undecided pool means no badge. Never to the game's own player (it would be a hint).
 """
 
 from __future__ import annotations
@@ -87,8 +89,13 @@ def _solve(game_id: int, v: int, cards: Sequence[str], moves: Sequence[Sequence[
         return None
     if status not in ("win", "lost"):
         return None
-    cache.set(LATEST_KEY.format(game_id), {"v": v, "status": status}, timeout=LATEST_S)
+    _remember(game_id, v, status)
     return status
+
+
+def _remember(game_id: int, v: int, status: str) -> None:
+    """Keep the badge of version `v` for watchers who come later."""
+    cache.set(LATEST_KEY.format(game_id), {"v": v, "status": status}, timeout=LATEST_S)
 
 
 class Badge:
@@ -100,6 +107,8 @@ class Badge:
         self.worker: asyncio.Task[None] | None = None
         # game → when to look at its lease again (loop time), and whether this process held it then
         self.leases: dict[int, tuple[float, bool]] = {}
+        # game → the line of the last position the solver found lost
+        self.lost: dict[int, list[list[int]]] = {}
 
     async def start(self) -> None:
         self.worker = asyncio.get_running_loop().create_task(self._work())
@@ -121,6 +130,7 @@ class Badge:
 
     async def forget(self, game_id: int) -> None:
         self.waiting.pop(game_id, None)
+        self.lost.pop(game_id, None)
         if self.leases.pop(game_id, (0.0, False))[1]:
             await asyncio.to_thread(_give_back_lease, game_id, self.process)
 
@@ -155,8 +165,17 @@ class Badge:
         position = await db_call(_claim_position)(game_id, v)
         if position is None:
             return
-        # Not on the database threads: the wait for the pool is up to the solver's time limit.
-        status = await asyncio.to_thread(_solve, game_id, v, *position)
+        cards, line = position
+        lost = self.lost.get(game_id)
+        status: str | None
+        if lost is not None and line[: len(lost)] == lost:
+            status = "lost"
+            await asyncio.to_thread(_remember, game_id, v, status)
+        else:
+            # Not on the database threads: the wait for the pool is up to the solver's time limit.
+            status = await asyncio.to_thread(_solve, game_id, v, cards, line)
+            if status == "lost":
+                self.lost[game_id] = line
         if status is None:
             return
         publish(Message(events.group_name(game_id), "winnable", v, protocol.winnable(game=game_id, v=v, status=status)))

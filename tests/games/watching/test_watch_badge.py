@@ -8,7 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
 
+from games import services
 from games.errors import SolverBusy
 from games.watching import badge
 
@@ -90,6 +93,30 @@ async def test_a_watcher_who_arrives_later_gets_the_badge_of_the_position_on_the
     assert await heard(later, "winnable") == {"t": "winnable", "game": playing_game.pk, "v": 2, "status": "lost"}
     await first.disconnect()
     await later.disconnect()
+
+
+async def test_a_position_reached_from_a_lost_one_is_lost_without_asking_the_solver(
+    playing_game, player, watcher, move, solver
+):
+    fake = solver("win")
+    socket = await watching(playing_game, watcher)
+    assert (await badge_for(socket, 1))["status"] == "win"
+    fake.status = "lost"
+
+    await move(playing_game, 0)
+    assert (await badge_for(socket, 2))["status"] == "lost"
+    await move(playing_game, 1)
+    assert (await badge_for(socket, 3))["status"] == "lost"
+    undo = sync_to_async(services.game_undo)
+    await undo(game_id=playing_game.pk, player=player, now=timezone.now())
+    assert (await badge_for(socket, 4))["status"] == "lost"  # back at the position found lost
+    await undo(game_id=playing_game.pk, player=player, now=timezone.now())
+    assert (await badge_for(socket, 5))["status"] == "lost"  # before it: the solver decides again
+
+    # Asked for the position the watcher arrived at (twice: once more after the undos) and the first
+    # lost one, never for those reached from it.
+    assert fake.asked == Counter({0: 2, 1: 1})
+    await socket.disconnect()
 
 
 async def test_there_is_no_badge_while_the_solver_is_busy(playing_game, watcher, move, solver):
