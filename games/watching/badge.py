@@ -81,16 +81,14 @@ def _claim_position(game_id: int, v: int) -> tuple[list[str], list[list[int]]] |
     return game.deal.cards, game.moves
 
 
-def _solve(game_id: int, v: int, cards: Sequence[str], moves: Sequence[Sequence[int]]) -> str | None:
+def _solve(cards: Sequence[str], moves: Sequence[Sequence[int]]) -> str | None:
+    """The pool's answer for the position, "win" or "lost"; None when it is busy or undecided."""
     time_limit = settings.SOLVER_TIME_LIMIT
     try:
         status = solver_run(analysis.position_status, cards, moves, time_limit, time_limit=time_limit)
     except SolverBusy:
         return None
-    if status not in ("win", "lost"):
-        return None
-    _remember(game_id, v, status)
-    return status
+    return status if status in ("win", "lost") else None
 
 
 def _remember(game_id: int, v: int, status: str) -> None:
@@ -170,12 +168,12 @@ class Badge:
         status: str | None
         if lost is not None and line[: len(lost)] == lost:
             status = "lost"
-            await asyncio.to_thread(_remember, game_id, v, status)
         else:
             # Not on the database threads: the wait for the pool is up to the solver's time limit.
-            status = await asyncio.to_thread(_solve, game_id, v, cards, line)
+            status = await asyncio.to_thread(_solve, cards, line)
+            if status is None:
+                return
             if status == "lost":
                 self.lost[game_id] = line
-        if status is None:
-            return
+        await asyncio.to_thread(_remember, game_id, v, status)
         publish(Message(events.group_name(game_id), "winnable", v, protocol.winnable(game=game_id, v=v, status=status)))
