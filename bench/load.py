@@ -164,8 +164,9 @@ def _cookie_header(jar: SimpleCookie) -> str:
     return "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
 
 
-def start_player(home: Daphne, other: Daphne) -> Player:
-    """A new visitor: GET / for the CSRF cookie, then POST /api/games {"mode": "new"}."""
+def start_player(home: Daphne, other: Daphne, deal_code: str | None = None) -> Player:
+    """A new visitor: GET / for the CSRF cookie, then POST /api/games {"mode": "new"} (or on the deal
+    `deal_code`, {"mode": "code"})."""
     connection = http.client.HTTPConnection("127.0.0.1", home.port, timeout=HTTP_TIMEOUT_S)
     jar: SimpleCookie = SimpleCookie()
     try:
@@ -178,7 +179,7 @@ def start_player(home: Daphne, other: Daphne) -> Player:
         connection.request(
             "POST",
             "/api/games",
-            body=json.dumps({"mode": "new"}),
+            body=json.dumps({"mode": "code", "code": deal_code} if deal_code else {"mode": "new"}),
             headers={
                 "Content-Type": "application/json",
                 "X-CSRFToken": jar["csrftoken"].value,

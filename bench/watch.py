@@ -1,7 +1,8 @@
 """Watching at scale: many watchers following games move by move, through the whole production stack,
 and the same fan-out through a plain `websockets` broadcast server as the reference.
 
-    .venv/bin/python bench/watch.py [--daphnes 2] [--steady 10] [--burst 10] [--scenarios one,many]
+    .venv/bin/python bench/watch.py [--daphnes 2] [--steady 10] [--burst 10] [--scenarios one,many] [--seed 1]
+                                    [--deal CODE]
 
 Needs PostgreSQL and Redis on loopback (docs/performance.md). The script starts its own cluster
 (bench/cluster.py: a fresh database and --daphnes Daphne processes with production settings) and a
@@ -331,7 +332,9 @@ async def run_ours(args: argparse.Namespace, scenario: Scenario, daphnes: Sequen
     with ThreadPoolExecutor(max_workers=SETUP_THREADS) as pool:
         players = await asyncio.gather(
             *(
-                loop.run_in_executor(pool, start_player, daphnes[i % len(daphnes)], daphnes[(i + 1) % len(daphnes)])
+                loop.run_in_executor(
+                    pool, start_player, daphnes[i % len(daphnes)], daphnes[(i + 1) % len(daphnes)], args.deal
+                )
                 for i in range(scenario.games)
             )
         )
@@ -677,6 +680,7 @@ def main() -> None:
     parser.add_argument("--burst", type=bounded(float, 1, 600), default=10.0, help="seconds of bursts")
     parser.add_argument("--warmup", type=bounded(float, 0, 600), default=3.0, help="seconds played before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deal", metavar="CODE", help="play every game on this deal code (default: a new deal each)")
     add_cluster_options(parser, database="bench_watch", redis="redis://127.0.0.1:6379/4")
     args = parser.parse_args()
     if args.reference_server:
