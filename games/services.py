@@ -20,7 +20,7 @@ from accounts.models import Player
 from realtime.loop_db import LoopConnectionsBusy
 
 from . import assessment, engine, events, fair_play, selectors, store
-from .engine import risk, solver
+from .engine import analysis, risk, solver
 from .engine.cards import describe
 from .engine.deals import CHECKED_CODE_LENGTH
 from .errors import (
@@ -564,7 +564,7 @@ def game_hint(
         raise NeedsUnrankedConsent(gettext("a hint makes this game unranked for good: confirm with accept_unranked"))
     time_limit = settings.SOLVER_TIME_LIMIT
     # The search runs outside any transaction: the game row is not locked while the solver works.
-    advice = solver_run(solver.hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
+    advice = solver_run(analysis.position_hint, game.deal.cards, game.moves, time_limit, time_limit=time_limit)
     if advice.status in ("unknown", "won"):
         return game, advice
     # Locked: the hint unranks the game only if it is still the game the solver worked on.

@@ -8,12 +8,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .position import Move, replay
-from .solver import Status, first_losing_move, solve
+from .solver import HintResult, Status, first_losing_move, hint, solve
+
+# The rows this process has proven lost, kept from one question to the next: a solver worker is asked
+# about one game position after position (each move of a watched game, each hint), and a row proven
+# lost is lost in every game. About 100 bytes a row: the cap keeps the table under some 40 MB.
+REMEMBERED_DEAD_ROWS = 400_000
+_dead_rows: set[bytes] = set()
 
 
 def position_status(deal: Sequence[str], moves: Sequence[Sequence[int]], time_limit: float) -> Status:
     """ "win" if the position after `moves` can still be won, "lost" if not, "unknown" past the budget."""
-    return solve(replay(deal, moves), time_limit=time_limit).status
+    position = replay(deal, moves)
+    return solve(position, time_limit=time_limit, dead_rows=_dead_rows, dead_table_cap=REMEMBERED_DEAD_ROWS).status
+
+
+def position_hint(deal: Sequence[str], moves: Sequence[Sequence[int]], time_limit: float) -> HintResult:
+    """`solver.hint` for the position after `moves`, with the rows this process remembers as lost."""
+    return hint(deal, moves, time_limit, dead_rows=_dead_rows, dead_table_cap=REMEMBERED_DEAD_ROWS)
 
 
 @dataclass(frozen=True, slots=True)

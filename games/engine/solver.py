@@ -168,6 +168,7 @@ class _Search:
         max_positions: int | None,
         cancel: threading.Event | None,
         dead_table_cap: int,
+        dead_rows: set[bytes] | None = None,
     ) -> None:
         if dead_table_cap < 1:
             raise ValueError("dead_table_cap must be at least 1")
@@ -178,7 +179,7 @@ class _Search:
         self.max_positions = max_positions
         self.cancel = cancel
         self.cap = dead_table_cap
-        self.dead: set[bytes] = set()
+        self.dead: set[bytes] = set() if dead_rows is None else dead_rows
         self.positions = 0
 
     def elapsed(self) -> float:
@@ -359,16 +360,18 @@ def solve(
     max_positions: int | None = None,
     cancel: threading.Event | None = None,
     dead_table_cap: int = DEFAULT_DEAD_TABLE_CAP,
+    dead_rows: set[bytes] | None = None,
 ) -> SolveResult:
     """Solve a deal (a list of 52 cards) or a Position part-way through a game.
 
     A "win" carries `moves`, a complete winning line from that state in the API's notation (from, to)
     with 0-based positions in the current row. time_limit (seconds, None for no limit), max_positions
     and `cancel` (checked every few hundred positions) bound the work; when one is reached the
-    status is "unknown". Raise ValueError for a malformed deal.
+    status is "unknown". `dead_rows`: a dead table to share with other searches, read and added to
+    (a row proven dead is dead in any game). Raise ValueError for a malformed deal.
     """
     row = _row_of(deal_or_state)
-    search = _Search(time_limit, max_positions, cancel, dead_table_cap)
+    search = _Search(time_limit, max_positions, cancel, dead_table_cap, dead_rows)
     try:
         line = search.solve_row(row)
     except _OutOfBudget:
@@ -411,15 +414,16 @@ def hint(
     max_positions: int | None = None,
     cancel: threading.Event | None = None,
     dead_table_cap: int = DEFAULT_DEAD_TABLE_CAP,
+    dead_rows: set[bytes] | None = None,
 ) -> HintResult:
     """Advice for the game that played `moves` from `deal`: a move that keeps it winnable, or how many
     moves to undo to get back to a winnable position. See HintResult for every status. The budget
-    (time_limit, max_positions, cancel) covers the whole computation. Raise IllegalMove when `moves`
-    does not replay, ValueError for a malformed deal."""
+    (time_limit, max_positions, cancel) covers the whole computation; `dead_rows` as for `solve`.
+    Raise IllegalMove when `moves` does not replay, ValueError for a malformed deal."""
     rows = _rows_along(deal, moves)
     if len(rows[-1]) == 1:
         return HintResult("won")
-    search = _Search(time_limit, max_positions, cancel, dead_table_cap)
+    search = _Search(time_limit, max_positions, cancel, dead_table_cap, dead_rows)
     try:
         found = _last_winnable(search, rows)
     except _OutOfBudget:

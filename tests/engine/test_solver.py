@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import DECK, IllegalMove, Position, apply_move, legal_moves, replay
+from games.engine import DECK, IllegalMove, Position, analysis, apply_move, legal_moves, replay
 from games.engine.cards import CARD_INDEX
 from games.engine.deals import shuffled_deck
 from games.engine.solver import HintResult, SolveResult, first_losing_move, hint, solve
@@ -242,6 +242,49 @@ def test_the_dead_table_never_grows_past_its_cap():
         search.solve_row(row)
     assert len(sizes) > 100  # the table filled up and was cleared several times
     assert max(sizes) <= 50
+
+
+def test_a_shared_dead_table_answers_a_lost_position_again_without_searching_it():
+    rows: set[bytes] = set()
+    position = row_position(lost_row_that_takes_long_to_prove())
+    first = solve(position, time_limit=None, dead_rows=rows)
+    again = solve(position, time_limit=None, dead_rows=rows)
+    assert first.status == again.status == "lost"
+    assert first.positions > 1_000 and again.positions <= 1
+
+
+def test_a_shared_dead_table_speeds_up_the_next_positions_of_a_game_and_changes_no_answer():
+    rng = random.Random(3)
+    deal = shuffled_deck("test-solver:shared")
+    position, rows = replay(deal, []), set[bytes]()
+    alone = shared = 0
+    for _ in range(12):
+        fresh = solve(position, time_limit=None, max_positions=300_000)
+        warm = solve(position, time_limit=None, max_positions=300_000, dead_rows=rows)
+        assert fresh.status == warm.status
+        alone, shared = alone + fresh.positions, shared + warm.positions
+        moves = legal_moves(position)
+        if not moves:
+            break
+        position = apply_move(position, rng.choice(moves))
+    assert rows and shared < alone
+
+
+def test_a_hint_with_a_shared_dead_table_gives_the_same_advice():
+    deal, moves, last_winnable = losing_game()
+    rows: set[bytes] = set()
+    for k in range(last_winnable - 2, len(moves) + 1):
+        fresh, warm = hint(deal, moves[:k], time_limit=None), hint(deal, moves[:k], time_limit=None, dead_rows=rows)
+        assert (fresh.status, fresh.move, fresh.undo) == (warm.status, warm.move, warm.undo), k
+
+
+def test_the_sites_questions_remember_the_rows_they_proved_lost(monkeypatch):
+    monkeypatch.setattr(analysis, "_dead_rows", set())
+    deal, moves, last_winnable = losing_game()
+    advice = analysis.position_hint(deal, moves, 5.0)
+    assert advice.status == "undo" and advice.undo == len(moves) - last_winnable
+    assert analysis._dead_rows  # the next question about this game starts from them
+    assert analysis.position_status(deal, moves[: last_winnable + 1], 5.0) == "lost"
 
 
 def test_a_dead_table_cap_below_one_is_refused():
