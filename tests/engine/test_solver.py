@@ -275,7 +275,10 @@ def test_a_hint_with_a_shared_dead_table_gives_the_same_advice():
     rows: set[bytes] = set()
     for k in range(last_winnable - 2, len(moves) + 1):
         fresh, warm = hint(deal, moves[:k], time_limit=None), hint(deal, moves[:k], time_limit=None, dead_rows=rows)
-        assert (fresh.status, fresh.move, fresh.undo) == (warm.status, warm.move, warm.undo), k
+        assert (fresh.status, fresh.undo) == (warm.status, warm.undo), k
+        if warm.move is not None:  # perhaps another move than the fresh search's, one that keeps a win too
+            after = replay(deal, [*moves[:k], warm.move])
+            assert after.won or solve(after, time_limit=None).status == "win", k
 
 
 def test_the_sites_questions_remember_the_rows_they_proved_lost(monkeypatch):
