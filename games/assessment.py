@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.db import connections
+from django.db.models import Count, Q
 
 from accordion_site.errors import log_background_failure
 
@@ -68,17 +69,22 @@ def timed_events(game: Game) -> list[risk.TimedEvent]:
 
 def history(game: Game) -> risk.History:
     """The player's past before this game: earlier finished games, account age, reviews."""
-    earlier = Game.objects.filter(player_id=game.player_id, status=Game.Status.FINISHED).exclude(pk=game.pk)
     assert game.finished_at is not None
-    earlier = earlier.filter(finished_at__lte=game.finished_at)
-    reviews = list(
-        earlier.filter(review__in=[Game.Review.CONFIRMED, Game.Review.CLEARED]).values_list("review", flat=True)
+    # One query: every ranked finish asks.
+    counts = (
+        Game.objects.filter(player_id=game.player_id, status=Game.Status.FINISHED, finished_at__lte=game.finished_at)
+        .exclude(pk=game.pk)
+        .aggregate(
+            earlier=Count("pk"),
+            confirmed=Count("pk", filter=Q(review=Game.Review.CONFIRMED)),
+            cleared=Count("pk", filter=Q(review=Game.Review.CLEARED)),
+        )
     )
     return risk.History(
-        first_game=not earlier.exists(),
+        first_game=counts["earlier"] == 0,
         account_days=(game.finished_at - game.player.created_at).total_seconds() / 86400,
-        confirmed=reviews.count(Game.Review.CONFIRMED),
-        cleared=reviews.count(Game.Review.CLEARED),
+        confirmed=counts["confirmed"],
+        cleared=counts["cleared"],
     )
 
 

@@ -146,6 +146,10 @@ def test_assess_games_assesses_each_result_once():
     assert game_assess(game_id=game.pk, now=LATER) is None
 
 
+def reasons(game: Game) -> dict[str, str]:
+    return {reason["code"]: reason["detail"] for reason in game.risk_reasons}
+
+
 @pytest.mark.django_db
 def test_a_confirmed_result_weighs_on_the_players_next_one():
     player, game = ranked_game("Again")
@@ -157,7 +161,29 @@ def test_a_confirmed_result_weighs_on_the_players_next_one():
 
     finished = game_finish(game_id=next_game.pk, player=player, moves=[], now=tomorrow + datetime.timedelta(minutes=1))
 
-    assert "confirmed_before" in {reason["code"] for reason in finished.risk_reasons}
+    assert "confirmed_before" in reasons(finished)
+
+
+@pytest.mark.django_db
+def test_the_players_past_counts_first_game_and_reviews_once_each():
+    player, game = ranked_game("Past")
+    first = game_finish(game_id=game.pk, player=player, moves=[], now=NOON + datetime.timedelta(minutes=1))
+    assert "first_game" in reasons(first)
+    decisions = ["cleared", "cleared", "confirmed"]
+    for day, decision in enumerate(decisions, start=1):
+        at = NOON + datetime.timedelta(days=day)
+        played_game, _ = game_start(player=player, mode="daily", now=at)
+        game_finish(game_id=played_game.pk, player=player, moves=[], now=at + datetime.timedelta(minutes=1))
+        Game.objects.filter(pk=played_game.pk).update(review="pending")
+        games_review(game_ids=[played_game.pk], decision=decision, reason="looked at", reviewer=None, now=at)
+    at = NOON + datetime.timedelta(days=len(decisions) + 1)
+    last_game, _ = game_start(player=player, mode="daily", now=at)
+
+    last = reasons(game_finish(game_id=last_game.pk, player=player, moves=[], now=at + datetime.timedelta(minutes=1)))
+
+    assert "first_game" not in last
+    assert last["confirmed_before"].startswith("1 earlier result(s) confirmed")
+    assert last["cleared_before"].startswith("2 earlier result(s) reviewed and cleared")
 
 
 @pytest.mark.django_db(transaction=True)
