@@ -15,18 +15,22 @@ games.services, not measured), then, measured one player at a time in this proce
 
 Prints, for each round, the process CPU (time.process_time) per finish and per next game, mean and 95th
 percentile, and the queries of each. Everything but the network, Daphne and the game's new socket: the
-cost `bench/arena.py` pays at every end of a game. The access log's lines go to stderr, as in production.
-Asserts nothing.
+cost `bench/arena.py` pays at every end of a game. As in a web process, an event loop on a thread of its
+own runs the process's bus, so a finish hands its events over to it (realtime.bus.publish) instead of
+sending them to Redis from the request's thread; its sending counts in the process CPU. The access log's
+lines go to stderr, as in production. Asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime
 import os
 import random
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -55,6 +59,19 @@ def played_to_a_dead_end(game: Any, player: Any, rng: random.Random) -> list[lis
         line.append(list(move))
         game_services.game_move(game_id=game.pk, player=player, move=move, now=timezone.now())
     return line
+
+
+def bus_on_a_thread() -> None:
+    """The process's bus on an event loop of its own, running on a daemon thread, as a web process has."""
+    from realtime.bus import bus
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="bus", daemon=True).start()
+
+    async def started() -> None:
+        bus()
+
+    asyncio.run_coroutine_threadsafe(started(), loop).result()
 
 
 def report(label: str, milliseconds: list[float], queries: list[int]) -> str:
@@ -87,6 +104,7 @@ def main() -> None:
         from arenas.models import Arena, Participant
         from arenas.runtime import next_game_payload
 
+        bus_on_a_thread()
         creator = Player.objects.create(nickname="Host")
         arena = arena_services.arena_create(created_by=creator, minutes=120, starts_in=0, now=timezone.now())
         Arena.objects.filter(pk=arena.pk).update(starts_at=arena.starts_at - datetime.timedelta(seconds=1))
