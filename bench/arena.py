@@ -27,8 +27,10 @@ over) to the first standings frame that shows it (the finisher's row counts the 
 frame came first; the most standings frames one socket got within any one second by the server's clock
 (`at`, when it read the standings); the loss: moves never acknowledged, finishes that a socket never saw
 in its standings, next games never pushed, sockets closed by the server; the Daphne processes' CPU
-seconds per move; and each of the four targets (ack p99 under 100 ms, finish → standings p99 within
-1.5 s, at most one standings frame a second, no loss), met or not. Asserts nothing.
+seconds per move; the cores busy in each 5 s (the machine's, and of them the Daphne processes',
+PostgreSQL's and this client's: where the machine runs out, the ack p99 of those seconds climbs); and
+each of the four targets (ack p99 under 100 ms, finish → standings p99 within 1.5 s, at most one
+standings frame a second, no loss), met or not. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from bench.cluster import (  # noqa: E402
     allow_open_files,
     bench_cluster,
     bounded,
+    database_cpu_seconds,
     log_problems,
     machine_busy_seconds,
     process_cpu_seconds,
@@ -344,6 +347,38 @@ async def participate(
         participant.game = participant.next_game
 
 
+Cores = tuple[float, ...]  # busy: the machine, the Daphne processes, PostgreSQL, this client
+
+
+async def cores_busy(daphnes: Sequence[Daphne], start_at: float, stop_at: float) -> list[Cores]:
+    """The cores busy in each PERIOD_S seconds from `start_at` to `stop_at` (perf_counter)."""
+
+    def reading() -> Cores:
+        return (
+            machine_busy_seconds()[0],
+            sum(process_cpu_seconds(daphne.pid) for daphne in daphnes),
+            database_cpu_seconds(),
+            process_cpu_seconds(os.getpid()),
+        )
+
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    periods: list[Cores] = []
+    before, began = reading(), time.perf_counter()
+    while began < stop_at:
+        await asyncio.sleep(max(0.0, min(began + PERIOD_S, stop_at) - time.perf_counter()))
+        after, ended = reading(), time.perf_counter()
+        periods.append(tuple((late - early) / (ended - began) for early, late in zip(before, after, strict=True)))
+        before, began = after, ended
+    return periods
+
+
+def cores_by_period(periods: Sequence[Cores]) -> str:
+    return "; ".join(
+        f"{name} " + " ".join(f"{period[index]:.1f}" for period in periods)
+        for index, name in enumerate(("machine", "Daphne", "PostgreSQL", "this client"))
+    )
+
+
 @dataclass(slots=True)
 class Run:
     participants: list[Participant]
@@ -353,6 +388,7 @@ class Run:
     server_cpu_s: float  # the Daphne processes' CPU seconds over the play
     client_cpu_s: float  # this process's, over the play
     play_s: float
+    cores: list[Cores]  # busy in each PERIOD_S of the measured window
 
 
 async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
@@ -398,6 +434,7 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
     playing = asyncio.gather(
         *(participate(p, limit, interval=1 / args.rate, stop_at=stop_at, tally=tally) for p in participants)
     )
+    sampling = loop.create_task(cores_busy(daphnes, tally.window_at, stop_at))
     await asyncio.sleep(tally.window_at - time.perf_counter())
     busy_before = machine_busy_seconds()
     cpu_before = sum(process_cpu_seconds(daphne.pid) for daphne in daphnes)
@@ -416,7 +453,7 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
         reader.cancel()
     used = (busy_after[0] - busy_before[0]) / max(1e-9, busy_after[1] - busy_before[1])
     tally.errors["(machine busy over the run, %)"] = round(100 * used)
-    return Run(list(participants), listeners, own, tally, server_cpu_s, client_cpu_s, play_s)
+    return Run(list(participants), listeners, own, tally, server_cpu_s, client_cpu_s, play_s, await sampling)
 
 
 def first_frame_holding(
@@ -528,6 +565,7 @@ def main() -> None:
         ("move ack", spread_ms(acks)),
         ("move ack p99, each 5 s", ack_p99_by_period(done.participants, tally.window_at, PERIOD_S)),
         ("move ack in the warm-up", spread_ms(tally.warmup_acked)),
+        ("cores busy, each 5 s", cores_by_period(done.cores)),
         ("finished game → standings", spread_ms(delays, of="(finish, socket) pairs")),
         ("games finished", str(len(tally.finishes))),
         (
