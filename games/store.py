@@ -10,7 +10,7 @@ A change under the game's lock (a finish, a hint) is the same statement, whose c
 Each statement is compiled once per thread and then only executed: through the ORM's query API every
 move would compile the same queries again, a large share of the move's CPU. On
 PostgreSQL they are also prepared on each connection (`_cursor`): the server parses and plans each once
-per connection instead of once per move (docs/performance.md, "Prepared statements for the move").
+per connection instead of once per move (docs/performance.md, "A socket's move in one prepared statement").
 """
 
 from __future__ import annotations
@@ -82,11 +82,11 @@ async def save_change_from_loop(
     (`changes_from_loop`). Raise LoopConnectionsBusy when all of the loop's connections are in use, and
     Django's OperationalError when the database cannot be reached."""
     loop = loop_connections()
-    sql, update_fields, insert_fields = _change_statement(loop.database, tuple(changes))
+    sql, update_fields, insert_fields = _loop_change_statement(loop.database, tuple(changes))
     params = _db_values(update_fields, changes, loop.database)
     params += [game_id, version, Game.Status.PLAYING, player_id, *_db_values(insert_fields, event, loop.database)]
     row = await loop.execute(sql, params)
-    return None if row is None else row[0]
+    return None if row is None else int(row[0])  # type: ignore[arg-type]  # the event's id, never null
 
 
 def changes_from_loop() -> bool:
@@ -166,6 +166,22 @@ def _change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any], 
         else:
             sql = update_sql
         statements[key] = (sql, update_fields, insert_fields)
+    return statements[key]  # type: ignore[no-any-return]
+
+
+def _loop_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any], list[Any]]:
+    """`_change_statement` as the loop's connections take it: placeholders `$1`, `$2`, … each cast to its
+    column's type, so that the values go as text (realtime/loop_db.py)."""
+    statements = _statements()
+    key = ("loop change", names)
+    if key not in statements:
+        sql, update_fields, insert_fields = _change_statement(db, names)
+        game_fields = {field.attname: field for field in Game._meta.concrete_fields}
+        condition = [game_fields[name] for name in ("id", *_KNOWN)]
+        *pieces, tail = sql.split("%s")
+        types = [field.db_type(db) for field in (*update_fields, *condition, *insert_fields)]
+        cast = [f"{piece}${number}::{kind}" for number, (piece, kind) in enumerate(zip(pieces, types, strict=True), 1)]
+        statements[key] = ("".join(cast) + tail, update_fields, insert_fields)
     return statements[key]  # type: ignore[no-any-return]
 
 

@@ -2,6 +2,11 @@
 for them, so a plain socket move (games/store.py) needs no database thread: the hop to a thread and
 back cost as much CPU as the rest of the move (bench/socket_floor.py).
 
+A statement goes to libpq directly (`LoopLink`), prepared once per connection, its parameters sent as
+text with each placeholder cast to its type: psycopg's cursor (adapting each value, converting the
+query, registering the socket with the loop for every wait) cost half as much CPU again
+(bench/loop_statement.py).
+
 Bounded: when every connection of the loop is busy for HANDOVER_WAIT_S, `execute` raises
 `LoopConnectionsBusy` and the caller takes the database threads. A failure reaches the caller as
 Django's `OperationalError` ("try again"). The connections are psycopg's own, in autocommit, made from
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime
 import logging
 import weakref
 from collections.abc import Sequence
@@ -20,6 +26,7 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+from psycopg import errors, pq
 
 from accordion_site.postgresql.base import ended_by_server
 
@@ -28,10 +35,112 @@ logger = logging.getLogger(__name__)
 APPLICATION_NAME = "accordion-live event loop"  # in pg_stat_activity, apart from Django's own
 # How long a statement waits for a busy loop connection before it takes the database threads.
 HANDOVER_WAIT_S = 0.05
+# How long cancelling a statement that was called off may take.
+CANCEL_TIMEOUT_S = 2.0
 
 
 class LoopConnectionsBusy(Exception):
     """Every connection of this event loop is in use: take the database threads instead."""
+
+
+def _text(value: Any) -> bytes | None:
+    """A parameter as the text PostgreSQL reads for its placeholder's cast (datetimes are aware)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    if isinstance(value, datetime.datetime):
+        return value.isoformat().encode()
+    return str(value).encode()
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+class LoopLink:
+    """One connection of the loop, driven through libpq: its socket is watched by the loop for as long as
+    it is open, and a statement's answer is read as it arrives."""
+
+    def __init__(self, connection: psycopg.AsyncConnection[Any], *, prepare: bool) -> None:
+        self.connection = connection
+        self.pgconn = connection.pgconn
+        self.socket = self.pgconn.socket
+        # Behind a pooler that cannot keep prepared statements (DATABASE_PREPARED_STATEMENTS=false), each
+        # statement is parsed with its values, unnamed.
+        self.prepare = prepare
+        self.prepared: dict[str, bytes] = {}  # statement → its name on this connection
+        self.answer: asyncio.Future[None] | None = None  # set when libpq is no longer busy
+        # The loop is not kept here: loop_connections() keys the loop weakly, so nothing it holds may hold it.
+        asyncio.get_running_loop().add_reader(self.socket, self._readable)
+        self.watched = True
+
+    def _unwatch(self) -> None:
+        """Stop watching the socket, once: as soon as libpq has closed it, its number may be another
+        socket's, which the loop must go on watching."""
+        if self.watched:
+            self.watched = False
+            asyncio.get_running_loop().remove_reader(self.socket)
+
+    def _readable(self) -> None:
+        try:
+            self.pgconn.consume_input()
+        except psycopg.OperationalError as error:
+            self._unwatch()  # the server hung up: libpq has closed the socket
+            if self.answer is not None and not self.answer.done():
+                self.answer.set_exception(error)
+            return
+        if self.answer is not None and not self.answer.done() and not self.pgconn.is_busy():
+            self.answer.set_result(None)
+
+    async def execute(self, sql: str, params: Sequence[Any]) -> tuple[str | None, ...] | None:
+        if not self.prepare:
+            self.pgconn.send_query_params(sql.encode(), [_text(value) for value in params])
+            return await self._first_row()
+        name = self.prepared.get(sql)
+        if name is None:
+            name = f"loop_{len(self.prepared)}".encode()
+            self.pgconn.send_prepare(name, sql.encode())
+            await self._first_row()
+            self.prepared[sql] = name
+        self.pgconn.send_query_prepared(name, [_text(value) for value in params])
+        return await self._first_row()
+
+    async def _first_row(self) -> tuple[str | None, ...] | None:
+        loop = asyncio.get_running_loop()
+        while self.pgconn.flush():  # what the socket did not take at once
+            writable: asyncio.Future[None] = loop.create_future()
+            loop.add_writer(self.socket, _wake, writable)
+            try:
+                await writable
+            finally:
+                loop.remove_writer(self.socket)
+        row = None
+        while True:
+            while self.pgconn.is_busy():
+                self.answer = loop.create_future()
+                await self.answer
+            result = self.pgconn.get_result()
+            if result is None:
+                return row
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                raise errors.error_from_result(result, encoding="utf-8")
+            if row is None and result.ntuples:
+                cells = (result.get_value(0, column) for column in range(result.nfields))
+                row = tuple(None if cell is None else cell.decode() for cell in cells)
+
+    async def call_off(self) -> None:
+        """Close, the statement in flight cancelled on the server: its backend would run it to the end."""
+        try:
+            await self.connection.cancel_safe(timeout=CANCEL_TIMEOUT_S)
+        except psycopg.Error as error:
+            logger.warning("a statement called off could not be cancelled on the server: %r", error)
+        await self.close()
+
+    async def close(self) -> None:
+        self._unwatch()
+        await self.connection.close()
 
 
 class LoopConnections:
@@ -39,41 +148,45 @@ class LoopConnections:
         # Django's wrapper of the default database, for its settings and value conversions only: it
         # never runs a query here. Taken once, as each async context would otherwise make its own.
         self.database: Any = connections[DEFAULT_DB_ALIAS]
-        self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.idle: list[LoopLink] = []
         # Statements waiting for a connection to be handed back, first come first served.
-        self.waiting: collections.deque[asyncio.Future[psycopg.AsyncConnection[Any]]] = collections.deque()
+        self.waiting: collections.deque[asyncio.Future[LoopLink]] = collections.deque()
         self.open = 0  # idle, in use or being opened
         self.limit: int = settings.DATABASE_LOOP_CONNECTIONS
+        self.prepare = self.database.settings_dict["OPTIONS"].get("prepare_threshold") is not None
 
-    async def execute(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
-        """Run one statement and return its first row, if any."""
-        connection = await self._idle_alive() or await self._connect()
+    async def execute(self, sql: str, params: Sequence[Any]) -> tuple[str | None, ...] | None:
+        """Run one statement, its placeholders `$1`, `$2`, … each cast to its type (`$1::integer`), and
+        return its first row, if any, as text."""
+        link = await self._idle_alive() or await self._connect()
         try:
-            cursor = connection.cursor()
-            await cursor.execute(sql, params)
-            row = await cursor.fetchone()
-        except psycopg.Error as error:
+            row = await link.execute(sql, params)
+        except BaseException as failure:
+            # A statement failed or was called off while in flight: the connection is not reused.
             self.open -= 1
-            await connection.close()
-            if isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+            if not isinstance(failure, psycopg.Error):
+                await link.call_off()
+                raise
+            await link.close()
+            if isinstance(failure, psycopg.OperationalError | psycopg.InterfaceError):
                 # The database restarted: each idle connection would cost a move its "try again".
                 await self.close()
             else:
-                logger.error("statement from the event loop failed: %r", error)
-            raise OperationalError(str(error)) from error
-        self._hand_back(connection)
+                logger.error("statement from the event loop failed: %r", failure)
+            raise OperationalError(str(failure)) from failure
+        self._hand_back(link)
         return row
 
-    def _hand_back(self, connection: psycopg.AsyncConnection[Any]) -> None:
+    def _hand_back(self, link: LoopLink) -> None:
         while self.waiting:
             waiter = self.waiting.popleft()
             if not waiter.done():
-                waiter.set_result(connection)
+                waiter.set_result(link)
                 return
-        self.idle.append(connection)
+        self.idle.append(link)
 
-    async def _handed_over(self) -> psycopg.AsyncConnection[Any]:
-        waiter: asyncio.Future[psycopg.AsyncConnection[Any]] = asyncio.get_running_loop().create_future()
+    async def _handed_over(self) -> LoopLink:
+        waiter: asyncio.Future[LoopLink] = asyncio.get_running_loop().create_future()
         self.waiting.append(waiter)
         try:
             await asyncio.wait([waiter], timeout=HANDOVER_WAIT_S)
@@ -88,17 +201,17 @@ class LoopConnections:
             raise LoopConnectionsBusy
         return waiter.result()
 
-    async def _idle_alive(self) -> psycopg.AsyncConnection[Any] | None:
+    async def _idle_alive(self) -> LoopLink | None:
         """An idle connection the server has not ended (a restart), found with no round trip."""
         while self.idle:
-            connection = self.idle.pop()
-            if not ended_by_server(connection):
-                return connection
+            link = self.idle.pop()
+            if not ended_by_server(link.connection):
+                return link
             self.open -= 1
-            await connection.close()
+            await link.close()
         return None
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+    async def _connect(self) -> LoopLink:
         if self.open >= self.limit:
             return await self._handed_over()
         self.open += 1
@@ -107,7 +220,7 @@ class LoopConnections:
         params.setdefault("connect_timeout", 3)
         params.setdefault("application_name", APPLICATION_NAME)
         try:
-            return await psycopg.AsyncConnection.connect(**params, autocommit=True)
+            return LoopLink(await psycopg.AsyncConnection.connect(**params, autocommit=True), prepare=self.prepare)
         except psycopg.Error as error:
             self.open -= 1
             raise OperationalError(str(error)) from error
@@ -115,8 +228,8 @@ class LoopConnections:
     async def close(self) -> None:
         idle, self.idle = self.idle, []
         self.open -= len(idle)
-        for connection in idle:
-            await connection.close()
+        for link in idle:
+            await link.close()
 
 
 _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopConnections] = weakref.WeakKeyDictionary()
