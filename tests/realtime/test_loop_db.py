@@ -151,34 +151,40 @@ async def test_a_connection_the_server_ended_leaves_the_loop_watching_the_socket
             if connections.idle[0].connection.closed:  # the loop read the server's goodbye
                 break
             await asyncio.sleep(0.02)
-        reader, writer = socket.socketpair()
+        opened, watched, other = socket_numbered(ended)  # the number taken again
         heard = asyncio.Event()
+        loop.add_reader(watched.fileno(), heard.set)
         try:
-            assert ended in (reader.fileno(), writer.fileno())  # the number is taken again
-            loop.add_reader(reader.fileno(), heard.set)
-
             assert await connections.execute("SELECT 8", []) == ("8",)  # the dead connection dropped
-            writer.send(b"x")
+            other.send(b"x")
             await asyncio.wait_for(heard.wait(), timeout=2)
         finally:
-            loop.remove_reader(reader.fileno())
-            reader.close()
-            writer.close()
+            loop.remove_reader(watched.fileno())
+            for end in opened:
+                end.close()
     finally:
         await connections.close()
 
 
+def socket_numbered(number: int) -> tuple[list[socket.socket], socket.socket, socket.socket]:
+    """Socket pairs opened until one end takes `number` (another thread may take a lower number first):
+    every socket opened, that end, and the other end of its pair."""
+    opened: list[socket.socket] = []
+    while len(opened) < 100:
+        pair = socket.socketpair()
+        opened.extend(pair)
+        for end, other in (pair, pair[::-1]):
+            if end.fileno() == number:
+                return opened, end, other
+    raise AssertionError(f"no socket took the number {number}: the ended connection's socket is still open")
+
+
 async def terminate(backend: int) -> None:
     """End a backend from another connection, as a restart or an administrator does."""
-    params = connections_settings()
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
     async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as other:
         await other.execute("SELECT pg_terminate_backend(%s)", [backend])
-
-
-def connections_settings() -> dict:
-    params = LoopConnections().database.get_connection_params()
-    params.pop("cursor_factory", None)
-    return params
 
 
 # Prepared: the two statements, each once (the count's own included).
