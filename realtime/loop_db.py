@@ -72,6 +72,8 @@ class LoopLink:
         self.prepare = prepare
         self.prepared: dict[str, bytes] = {}  # statement → its name on this connection
         self.answer: asyncio.Future[None] | None = None  # set when libpq is no longer busy
+        self.asked = False  # a statement is on its way or being answered
+        self.hung_up = False  # the server spoke unasked or hung up: the connection is not used again
         # The loop is not kept here: loop_connections() keys the loop weakly, so nothing it holds may hold it.
         asyncio.get_running_loop().add_reader(self.socket, self._readable)
         self.watched = True
@@ -83,15 +85,25 @@ class LoopLink:
             self.watched = False
             asyncio.get_running_loop().remove_reader(self.socket)
 
+    @property
+    def ended(self) -> bool:
+        """Whether the server has ended this idle connection, known with no round trip."""
+        return self.hung_up or ended_by_server(self.connection)
+
     def _readable(self) -> None:
         try:
             self.pgconn.consume_input()
         except psycopg.OperationalError as error:
-            self._unwatch()  # the server hung up: libpq has closed the socket
+            self.hung_up = True
+            self._unwatch()  # libpq has closed the socket
             if self.answer is not None and not self.answer.done():
                 self.answer.set_exception(error)
             return
-        if self.answer is not None and not self.answer.done() and not self.pgconn.is_busy():
+        if not self.asked:
+            # Nothing asked, yet the server speaks: it says goodbye (a restart, a terminated backend),
+            # read here before its hang-up, which a look at the socket would otherwise have found.
+            self.hung_up = True
+        elif self.answer is not None and not self.answer.done() and not self.pgconn.is_busy():
             self.answer.set_result(None)
 
     async def execute(self, sql: str, params: Sequence[Any]) -> tuple[str | None, ...] | None:
@@ -108,6 +120,8 @@ class LoopLink:
         return await self._first_row()
 
     async def _first_row(self) -> tuple[str | None, ...] | None:
+        """The answer to what was just sent (no turn of the loop in between): its first row, if any."""
+        self.asked = True
         loop = asyncio.get_running_loop()
         while self.pgconn.flush():  # what the socket did not take at once
             writable: asyncio.Future[None] = loop.create_future()
@@ -123,6 +137,7 @@ class LoopLink:
                 await self.answer
             result = self.pgconn.get_result()
             if result is None:
+                self.asked = False  # answered to the end
                 return row
             if result.status == pq.ExecStatus.FATAL_ERROR:
                 raise errors.error_from_result(result, encoding="utf-8")
@@ -205,7 +220,7 @@ class LoopConnections:
         """An idle connection the server has not ended (a restart), found with no round trip."""
         while self.idle:
             link = self.idle.pop()
-            if not ended_by_server(link.connection):
+            if not link.ended:
                 return link
             self.open -= 1
             await link.close()

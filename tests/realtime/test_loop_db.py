@@ -166,6 +166,27 @@ async def test_a_connection_the_server_ended_leaves_the_loop_watching_the_socket
         await connections.close()
 
 
+async def test_a_connection_whose_server_says_goodbye_while_it_is_idle_is_not_used_again():
+    """The server's farewell arrives a moment before its hang-up: a move between the two must not take
+    the connection and be told to try again."""
+    connections = LoopConnections()
+    try:
+        await connections.execute("SELECT 0", [])
+        link = connections.idle[0]
+        await terminate(link.pgconn.backend_pid)
+        for _ in range(100):
+            if link.hung_up:
+                break
+            await asyncio.sleep(0.01)
+
+        assert link.hung_up
+        assert await connections.execute("SELECT 9", []) == ("9",)
+        assert connections.idle[0] is not link
+        assert connections.open == 1
+    finally:
+        await connections.close()
+
+
 def socket_numbered(number: int) -> tuple[list[socket.socket], socket.socket, socket.socket]:
     """Socket pairs opened until one end takes `number` (another thread may take a lower number first):
     every socket opened, that end, and the other end of its pair."""
