@@ -1,5 +1,4 @@
-"""ASGI entry point: HTTP goes to Django, its middleware and view in one hop to a thread
-(accordion_site/http_stack.py; account attempts counted against their address's
+"""ASGI entry point: HTTP goes to Django (account attempts counted against their address's
 allowance before it, and those past it refused there: accounts/door.py), /ws/ sockets to Channels
 consumers behind origin (the site's own, or one of CSRF_TRUSTED_ORIGINS) and session checks, with the
 session's player resolved once per socket (scope["player"]), a cap on each player's open sockets, and
@@ -9,11 +8,10 @@ start until `collectstatic` has run for this code (accordion_site/storage.py): e
 
 import os
 
+from django.core.asgi import get_asgi_application
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "accordion_site.settings")
-
-from .http_stack import get_http_application
-
-django_asgi_app = get_http_application()
+django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402

@@ -15,7 +15,7 @@ from typing import Any
 
 import redis
 import redis.asyncio
-from asgiref.sync import async_to_sync
+from asgiref.sync import markcoroutinefunction
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -74,16 +74,19 @@ class HealthCheckFirst:
     """Serves `/healthz` (it has no URL route: this is its one way in), before the middleware that
     checks the Host: a load balancer polls each process
     by its own address, which is no name in ALLOWED_HOSTS (and over plain HTTP: SECURE_REDIRECT_EXEMPT
-    keeps the HTTPS redirect away too). Synchronous like the rest of the chain (accordion_site/http_stack.py);
-    the check itself runs on the event loop, the database and Redis at once, each within its time limit."""
+    keeps the HTTPS redirect away too)."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+    sync_capable = False
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> None:
         self.get_response = get_response
+        markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    async def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path == "/healthz":
-            return async_to_sync(healthz)(request)
-        return self.get_response(request)
+            return await healthz(request)
+        return await self.get_response(request)
 
 
 def _is_api(request: HttpRequest) -> bool:
