@@ -53,11 +53,9 @@ async def measure(games: list[Any], moves: int, rng: random.Random) -> dict[str,
 
     async def through_cursor(statement: dict[str, Any]) -> None:
         sql, update_fields, insert_fields = store._change_statement(loop.database, tuple(statement["changes"]))
-        values = store._db_values(update_fields, statement["changes"], loop.database)
-        values += [statement["game_id"], statement["version"], "playing", statement["player_id"]]
-        values += store._db_values(insert_fields, statement["event"], loop.database)
+        values, condition, event_values = store.change_values(loop.database, update_fields, insert_fields, **statement)
         cursor = connection.cursor()
-        await cursor.execute(sql, values)
+        await cursor.execute(sql, [*values, *condition, *event_values])
         await cursor.fetchone()
 
     async def through_loop(statement: dict[str, Any]) -> None:

@@ -57,9 +57,16 @@ def save_change(
     `version`, in play and `player_id`'s. Return the event's id, or None when the game was not so."""
     db = connections[DEFAULT_DB_ALIAS]
     sql, update_fields, insert_fields = _change_statement(db, tuple(changes))
-    condition: list[Any] = [game_id, version, Game.Status.PLAYING, player_id]
-    values = _db_values(update_fields, changes, db)
-    event_values = _db_values(insert_fields, event, db)
+    values, condition, event_values = change_values(
+        db,
+        update_fields,
+        insert_fields,
+        game_id=game_id,
+        player_id=player_id,
+        version=version,
+        changes=changes,
+        event=event,
+    )
     with _cursor(db) as cursor:
         if db.vendor == "postgresql":
             cursor.execute(sql, [*values, *condition, *event_values])
@@ -83,10 +90,29 @@ async def save_change_from_loop(
     Django's OperationalError when the database cannot be reached."""
     loop = loop_connections()
     sql, update_fields, insert_fields = _loop_change_statement(loop.database, tuple(changes))
-    params = _db_values(update_fields, changes, loop.database)
-    params += [game_id, version, Game.Status.PLAYING, player_id, *_db_values(insert_fields, event, loop.database)]
-    row = await loop.execute(sql, params)
+    values, condition, event_values = change_values(
+        loop.database, update_fields, insert_fields, game_id=game_id, player_id=player_id, version=version,
+        changes=changes, event=event,
+    )  # fmt: skip
+    row = await loop.execute(sql, [*values, *condition, *event_values])
     return None if row is None else int(row[0])  # type: ignore[arg-type]  # the event's id, never null
+
+
+def change_values(
+    db: Any,
+    update_fields: list[Any],
+    insert_fields: list[Any],
+    *,
+    game_id: int,
+    player_id: int,
+    version: int,
+    changes: dict[str, Any],
+    event: dict[str, Any],
+) -> tuple[list[Any], list[Any], list[Any]]:
+    """The change statement's values in its placeholders' order: the game's new columns, the condition
+    (the game, its version, in play, its player: `_KNOWN`) and the event row."""
+    condition: list[Any] = [game_id, version, Game.Status.PLAYING, player_id]
+    return _db_values(update_fields, changes, db), condition, _db_values(insert_fields, event, db)
 
 
 def changes_from_loop() -> bool:
