@@ -2,8 +2,9 @@
 
 - An oversized request body is refused (413) while it arrives, not after: Daphne buffers a whole body
   before Django's own limit is checked, so a few huge POSTs would grow a process for good.
-- A client gets CLOSE_HANDSHAKE_S to answer the server's close frame: autobahn's 1 s reset the
-  connections of busy browsers, whose refusals (4403) then arrived as 1006.
+- A client gets CLOSE_HANDSHAKE_S, less up to 1 s (autobahn's timers fall due on a whole second, rounded
+  down), to answer the server's close frame: autobahn's 1 s reset busy browsers' connections, whose
+  refusals (4403) then arrived as 1006.
 """
 
 from __future__ import annotations
