@@ -252,10 +252,11 @@ async def play_game(
     position = Position.from_deal(game["deal"])
     acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
     line: list[list[int]] = []
-    refused_as_finished: list[int] = []  # moves the socket answered `game_finished`
+    refused_as_finished = 0  # moves the socket answered `game_finished`
     stored_by_finish = False  # POST /finish stored the whole line, moves still on the socket's way included
 
     async def read() -> None:
+        nonlocal refused_as_finished
         try:
             async for text in socket:
                 message = json.loads(text)
@@ -270,7 +271,7 @@ async def play_game(
                         else:
                             tally.warmup_acked.append(time.perf_counter() - sent)
                     elif message.get("code") == "game_finished":
-                        refused_as_finished.append(message["n"])  # counted once the finish has answered
+                        refused_as_finished += 1  # counted once the finish has answered
                     else:
                         tally.errors[f"move rejected ({message.get('code')})"] += 1
         except ConnectionClosed:
@@ -327,7 +328,7 @@ async def play_game(
         else:
             tally.moves_unacked += len(participant.sent)
             if refused_as_finished:
-                tally.errors["move rejected (game_finished)"] += len(refused_as_finished)
+                tally.errors["move rejected (game_finished)"] += refused_as_finished
         participant.sent.clear()
         reader.cancel()
         if time.perf_counter() < stop_at:
