@@ -91,9 +91,15 @@ async def save_change_from_loop(
     loop = loop_connections()
     sql, update_fields, insert_fields = _loop_change_statement(loop.database, tuple(changes))
     values, condition, event_values = change_values(
-        loop.database, update_fields, insert_fields, game_id=game_id, player_id=player_id, version=version,
-        changes=changes, event=event,
-    )  # fmt: skip
+        loop.database,
+        update_fields,
+        insert_fields,
+        game_id=game_id,
+        player_id=player_id,
+        version=version,
+        changes=changes,
+        event=event,
+    )
     row = await loop.execute(sql, [*values, *condition, *event_values])
     return None if row is None else int(row[0])  # type: ignore[arg-type]  # the event's id, never null
 
