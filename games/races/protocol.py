@@ -123,9 +123,9 @@ def standings(*, entries: list[dict[str, Any]], final: bool) -> dict[str, Any]:
 
 @outgoing("progress")
 def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]) -> dict[str, Any]:
-    """A racer's progress, from one event of their game (as games.events encodes it for every listener)."""
+    """A racer's progress, from one event of their game (its `data`, as games.events gives it to listeners
+    on the server)."""
     piles = event["piles"]
-    result = event.get("result")
     finished = event["kind"] == "finish"
     return {
         "t": "progress",
@@ -136,7 +136,7 @@ def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]
         "move": event["move"],
         "line": event["line"],
         "piles": piles,
-        "score": result["score"] if finished and result else 10 * (52 - piles),
+        "score": event["score"] if finished and event["score"] is not None else 10 * (52 - piles),
         "moves": 52 - piles,
         "status": "finished" if finished else "playing",
         "at": event["at"],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -155,7 +154,7 @@ def ghost_timeline(*, game: Game) -> list[GhostStep]:
     steps: list[GhostStep] = []
     line: list[list[int]] = []
     for out in stored:
-        event = json.loads(out.frame)
+        event = out.data
         at = datetime.datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
         offset = (at - game.started_at).total_seconds()
         kind = event["kind"]
@@ -185,7 +184,7 @@ def _steps_to_line(line: list[list[int]], finish: dict[str, Any], *, since: floa
         else:
             current.append(move)
         offset = since + (until - since) * index / (len(changes) + 1)
-        event = {**finish, "kind": kind, "move": move, "line": None, "piles": 52 - len(current), "result": None}
+        event = {**finish, "kind": kind, "move": move, "line": None, "piles": 52 - len(current), "score": None}
         steps.append(GhostStep(offset=offset, event=event, line=list(current)))
     return steps
 
@@ -205,7 +204,7 @@ def ghost_line_at(steps: list[GhostStep], seconds: float) -> RaceLine:
         return RaceLine(line=[], piles=52, v=0, finished=False, score=0)
     last = reached[-1].event
     finished = last["kind"] == "finish"
-    score = last["result"]["score"] if finished else _score(last["piles"])
+    score = last["score"] if finished else _score(last["piles"])
     return RaceLine(line=reached[-1].line, piles=last["piles"], v=last["v"], finished=finished, score=score)
 
 

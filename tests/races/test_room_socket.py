@@ -158,6 +158,20 @@ async def test_every_move_reaches_the_other_racers_room_as_progress(
     await close(player_socket, host_socket, friend_socket)
 
 
+async def test_a_racer_s_win_reaches_the_others_as_progress_with_the_game_s_score(
+    live_room, host, friend, quick_countdown, winning_game
+):
+    host_socket, friend_socket, host_game, _ = await started(live_room, host, friend)
+    await sync_to_async(game_finish)(
+        game_id=host_game["id"], player=host, moves=winning_game["moves"], now=timezone.now()
+    )
+    progress = await until(friend_socket, "progress")
+    score = (await Game.objects.aget(pk=host_game["id"])).score
+    assert (progress["kind"], progress["status"], progress["piles"]) == ("finish", "finished", 1)
+    assert progress["score"] == score > 10 * 51  # the win's bonus counts, not the piles alone
+    await close(host_socket, friend_socket)
+
+
 async def test_a_finisher_sees_their_place_at_once_and_the_standings_fill_in_as_the_others_finish(
     live_room, host, friend, quick_countdown, winning_game
 ):
