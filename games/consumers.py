@@ -7,11 +7,9 @@ on the database threads (accordion_site/db.py), so no socket waits behind anothe
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,7 +18,7 @@ from accordion_site.errors import OUTAGES
 from accounts.models import Player
 from realtime.bus import Message, bus
 from realtime.consumer import MAX_CATCH_UP_EVENTS, LiveSocket
-from realtime.protocol import reject
+from realtime.protocol import encode, reject
 
 from . import events, protocol, selectors, services
 from .errors import GameError
@@ -58,8 +56,7 @@ class GameConsumer(LiveSocket):
             return
         await self.caught_up(version, frames)
         # How many are watching (games/watching), when anyone is; changes come as `crowd` messages.
-        crowd = await crowd_frame(self.game_id)
-        if crowd is not None:
+        if crowd := await crowd_frame(self.game_id):
             await self.send(text_data=crowd)
 
     async def disconnect(self, code: int) -> None:
@@ -118,7 +115,7 @@ class GameConsumer(LiveSocket):
         missed = None if since is None else events.events_after(game=game, v=since, limit=MAX_CATCH_UP_EVENTS)
         if missed is None:
             payload = game_payload(game, now=timezone.now())
-            return game.version, [json.dumps(protocol.state(game=payload, version=game.version), cls=DjangoJSONEncoder)]
+            return game.version, [encode(protocol.state(game=payload, version=game.version))]
         return game.version, [event.frame for event in missed]
 
     async def _apply(self, message: protocol.MoveMessage | protocol.UndoMessage) -> dict[str, Any]:

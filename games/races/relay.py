@@ -57,7 +57,10 @@ class RoomRelay:
             assert message.data is not None
             await self.catch_up(message.data)
         elif message.kind == events.EVENT and message.group != self.group:
-            await self._progress_from(message)
+            assert message.data is not None
+            racer = self.followed.get(int(message.group.removeprefix("game.")))
+            if racer is not None:
+                await self._progress(*racer, {**message.data, "v": message.v})
 
     async def catch_up(self, message: dict[str, Any]) -> None:
         """Act on a room message newer than any acted on (a new socket brings the room to a new relay)."""
@@ -65,13 +68,6 @@ class RoomRelay:
             self.version = message["version"]
             self.racers = message["racers"]
             await self._track(message)
-
-    async def _progress_from(self, message: Message) -> None:
-        assert message.data is not None
-        racer = self.followed.get(int(message.group.removeprefix("game.")))
-        if racer is None:
-            return
-        await self._progress(*racer, {**message.data, "v": message.v})
 
     async def close(self) -> None:
         running = [task for _, task in self.tasks.values()]

@@ -4,7 +4,6 @@ once and the same text written to every socket of the process."""
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ from realtime.protocol import encode, outgoing, reject
 
 def read_only() -> str:
     """The answer to anything a watcher sends (they only listen), in the socket's language."""
-    return json.dumps(reject(n=None, error=_("watchers only watch: this socket takes no messages"), code="read_only"))
+    return encode(reject(n=None, error=_("watchers only watch: this socket takes no messages"), code="read_only"))
 
 
 @outgoing("events")

@@ -150,7 +150,7 @@ class Audience:
         together = shared(protocol.events(frames, also + badge))
         # No badge to the game's player watching it (it would be a hint): nothing at all, if that was all.
         players_own: dict[str, Any] | None = together
-        if badge and self._player_watches():
+        if badge and any(watcher.is_owner for watcher in self.watchers):
             players_own = shared(protocol.events(frames, also)) if frames or also else None
         oldest = pending[0][0] if pending else math.inf
         async with self.sending:  # frames go out in order, even across the pauses below
@@ -167,17 +167,11 @@ class Audience:
                     if not missed and not riding:
                         continue
                     message = {"type": "websocket.send", "text": protocol.events(missed, riding)}
-                await self._send(watcher, message)
+                await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)
                 if sent % SENDS_BETWEEN_PAUSES == 0:
                     # Let the server write what is queued (Daphne writes a frame on the loop's next
                     # turn), so the first watchers need not wait for the last to be served.
                     await asyncio.sleep(0)
-
-    def _player_watches(self) -> bool:
-        return any(watcher.is_owner for watcher in self.watchers)
-
-    async def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
-        await deliver_to_one_of_many(watcher.send_frame(message), "game %s: a frame", self.game_id)
 
     async def stop(self) -> None:
         if self.timer is not None:
