@@ -136,7 +136,7 @@ def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]
         "move": event["move"],
         "line": event["line"],
         "piles": piles,
-        "score": event["score"] if finished and event["score"] is not None else 10 * (52 - piles),
+        "score": event["score"] if event["score"] is not None else 10 * (52 - piles),  # a finish's, if any
         "moves": 52 - piles,
         "status": "finished" if finished else "playing",
         "at": event["at"],
