@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import engine
 from realtime.protocol import ProtocolError, decode_frame, encode, is_whole, outgoing, reject, sequence_number
 
 __all__ = ["ProtocolError", "encode", "reject"]
@@ -136,7 +137,7 @@ def progress_from_event(*, racer: int, player: int | None, event: dict[str, Any]
         "move": event["move"],
         "line": event["line"],
         "piles": piles,
-        "score": event["score"] if event["score"] is not None else 10 * (52 - piles),  # a finish's, if any
+        "score": event["score"] if event["score"] is not None else engine.score(piles, None),  # a finish's, if any
         "moves": 52 - piles,
         "status": "finished" if finished else "playing",
         "at": event["at"],
