@@ -1,7 +1,7 @@
 """An arena under load: P participants play at R moves a second while S spectators follow the standings.
 
     .venv/bin/python bench/arena.py [--participants 1000] [--spectators 1000] [--rate 1] [--duration 60]
-                                    [--warmup 10] [--daphnes 2]
+                                    [--warmup 10] [--arena-seed HEX|random] [--daphnes 2]
 
 Needs PostgreSQL and Redis on loopback (see docs/performance.md). The script starts its own cluster
 (bench/cluster.py: a fresh database, migrated, --daphnes Daphne processes with production settings) and
@@ -11,6 +11,11 @@ legal move every 1/R seconds, open loop. A participant with no legal move left f
 HTTP (POST /api/games/<id>/finish); a win finishes it by itself. Either way the arena socket pushes the
 next game (`next`), whose socket the participant opens to play on. Spectators (visitors without a
 session) open the arena socket only, spread over the processes.
+
+The arena's deals come from --arena-seed, written over the seed the server drew before anyone joins, and
+each participant's moves from its own number: every run plays the same games, which end at about the same
+moments, so runs with different settings compare (six runs on one machine finished 206-221 games on the
+default seed, 43-290 on the server's own, `--arena-seed random`).
 
 The first --warmup seconds of play, while every participant's first game socket opens at once (as at an
 arena's start), are played but not measured; their ack p99 is printed on its own row. This one client
@@ -40,6 +45,7 @@ import argparse
 import asyncio
 import bisect
 import gc
+import hashlib
 import http.client
 import json
 import math
@@ -70,6 +76,7 @@ from bench.cluster import (  # noqa: E402
     bench_cluster,
     bounded,
     database_cpu_seconds,
+    database_url,
     log_problems,
     machine_busy_seconds,
     process_cpu_seconds,
@@ -77,6 +84,7 @@ from bench.cluster import (  # noqa: E402
 )
 from bench.load import open_socket, percentile, print_report, spread_ms  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
+from games.engine.deals import seed_commitment  # noqa: E402
 
 HTTP_TIMEOUT_S = 60.0
 SETUP_THREADS = 8
@@ -93,6 +101,10 @@ PERIOD_S = 5.0
 TOP = 10
 # How a standings frame begins (arenas.protocol.standings).
 STANDINGS_FRAME = '{"t": "standings"'
+# The deals' seed every run plays unless told otherwise (--arena-seed).
+DEFAULT_ARENA_SEED = hashlib.sha256(b"bench/arena.py").hexdigest()
+# How long the server may take to certify the arena's first deal ahead, from the seed it drew.
+FIRST_DEAL_TIMEOUT_S = 60.0
 # The targets (issue "Arenas and TV"): move ack p99, finish → standings p99, standings frames a second.
 ACK_P99_TARGET_S = 0.1
 STANDINGS_P99_TARGET_S = 1.5
@@ -188,6 +200,43 @@ class Tally:
     open_at_end: list[ClientConnection] = field(default_factory=list)  # game sockets time ran out on
     next_late: int = 0
     send_lag: list[float] = field(default_factory=list)  # how late each move left against its schedule
+
+
+def seed_arena(url: str, code: str, seed: str) -> None:
+    """Give the arena `code`, which nobody has joined yet, the deals of `seed`: once the server has
+    certified its first deal ahead from the seed it drew (a background task that would otherwise store
+    that deal after this), replace the seed and its commitment and drop the deals derived from the old one."""
+    import psycopg
+
+    with psycopg.connect(url, connect_timeout=5) as connection:
+        row = connection.execute("SELECT id FROM arenas_arena WHERE code = %s", [code]).fetchone()
+        if row is None:
+            raise ClusterError(f"no arena {code} in the database")
+        arena_id = row[0]
+        deadline = time.monotonic() + FIRST_DEAL_TIMEOUT_S
+        while not connection.execute("SELECT 1 FROM arenas_arenadeal WHERE arena_id = %s", [arena_id]).fetchone():
+            connection.rollback()  # a fresh snapshot for the next look
+            if time.monotonic() > deadline:
+                raise ClusterError(
+                    f"the arena's first deal was not certified ahead within {FIRST_DEAL_TIMEOUT_S:g} s "
+                    "(ARENA_DEALS_AHEAD off? then --arena-seed random)"
+                )
+            time.sleep(0.1)
+        connection.execute(
+            "UPDATE arenas_arena SET seed = %s, commitment = %s WHERE id = %s", [seed, seed_commitment(seed), arena_id]
+        )
+        connection.execute("DELETE FROM arenas_arenadeal WHERE arena_id = %s", [arena_id])
+
+
+def arena_seed(text: str) -> str | None:
+    """--arena-seed: 64 lower-case hex digits, or `random` (None) for the seed the server drew."""
+    if text == "random":
+        return None
+    try:
+        seed_commitment(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: 64 lower-case hex digits, or random") from error
+    return text
 
 
 def join(index: int, code: str, daphnes: Sequence[Daphne]) -> Participant:
@@ -413,6 +462,8 @@ async def run(args: argparse.Namespace, daphnes: Sequence[Daphne]) -> Run:
     if status != 201:
         raise ClusterError(f"creating the arena answered {status}: {str(arena)[:300]}")
     code = arena["code"]
+    if args.arena_seed is not None:
+        await asyncio.to_thread(seed_arena, database_url(args.postgres, args.database), code, args.arena_seed)
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=SETUP_THREADS) as pool:
@@ -549,6 +600,12 @@ def main() -> None:
     parser.add_argument("--rate", type=bounded(float, 0.05, 10), default=1.0, help="moves a second per participant")
     parser.add_argument("--duration", type=bounded(float, 5, 3600), default=60.0, help="seconds of play measured")
     parser.add_argument("--warmup", type=bounded(float, 0, 600), default=10.0, help="seconds played before measuring")
+    parser.add_argument(
+        "--arena-seed",
+        type=arena_seed,
+        default=DEFAULT_ARENA_SEED,
+        help="the deals' seed, 64 hex digits (default: one fixed seed), or random for the server's own",
+    )
     add_cluster_options(parser, database="bench_arena", redis="redis://127.0.0.1:6379/3")
     args = parser.parse_args()
     allow_open_files(2 * (2 * args.participants + args.spectators) + 256)

@@ -134,6 +134,11 @@ def log_problems(daphne: Daphne) -> list[str]:
     return [line for line in daphne.log.read_text(errors="replace").splitlines() if any(m in line for m in markers)]
 
 
+def database_url(server_url: str, name: str) -> str:
+    """The URL of the database `name` on the PostgreSQL server `server_url` names."""
+    return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
+
+
 @contextmanager
 def fresh_database(server_url: str, name: str, *, template: str | None = None) -> Iterator[str]:
     """Create the PostgreSQL database `name` (dropping a leftover one) on the server `server_url`
@@ -157,7 +162,7 @@ def fresh_database(server_url: str, name: str, *, template: str | None = None) -
     except psycopg.Error as error:
         raise ClusterError(f"cannot create database {name} on {parts.hostname}:{parts.port}: {error}") from error
     try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
+        yield database_url(server_url, name)
     finally:
         execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
 
