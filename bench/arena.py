@@ -84,7 +84,7 @@ from bench.cluster import (  # noqa: E402
 )
 from bench.load import open_socket, percentile, print_report, spread_ms  # noqa: E402
 from games.engine import Position, apply_move, legal_moves  # noqa: E402
-from games.engine.deals import seed_commitment  # noqa: E402
+from games.engine.deals import SEED_SHAPE, seed_commitment  # noqa: E402
 
 HTTP_TIMEOUT_S = 60.0
 SETUP_THREADS = 8
@@ -232,10 +232,8 @@ def arena_seed(text: str) -> str | None:
     """--arena-seed: 64 lower-case hex digits, or `random` (None) for the seed the server drew."""
     if text == "random":
         return None
-    try:
-        seed_commitment(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"{text!r}: 64 lower-case hex digits, or random") from error
+    if not SEED_SHAPE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r}: 64 lower-case hex digits, or random")
     return text
 
 
