@@ -6,11 +6,13 @@ written only if the stored game is still at the known version, in play and the s
 PostgreSQL that is one statement (the update as a data-modifying WITH, the insert only if it updated),
 which outside a transaction is its own; SQLite has no such WITH, so there it is two in a transaction.
 A change under the game's lock (a finish, a hint) is the same statement, whose condition then holds.
+From the event loop (`save_change_from_loop`), the changes given during one turn of the loop go
+together in one such statement over arrays (`_coalesced_change_statement`).
 
 Each statement is compiled once per thread and then only executed: through the ORM's query API every
 move would compile the same queries again, a large share of the move's CPU. On
 PostgreSQL they are also prepared on each connection (`_cursor`): the server parses and plans each once
-per connection instead of once per move (docs/performance.md, "A socket's move in one prepared statement").
+per connection instead of once per move (docs/performance.md, "The move from the event loop").
 """
 
 from __future__ import annotations
@@ -85,11 +87,13 @@ async def save_change_from_loop(
     *, game_id: int, player_id: int, version: int, changes: dict[str, Any], event: dict[str, Any]
 ) -> int | None:
     """`save_change` sent from the event loop on one of its own connections (realtime/loop_db.py)
-    instead of a database thread: the same statement with the same values. PostgreSQL only
-    (`changes_from_loop`). Raise LoopConnectionsBusy when all of the loop's connections are in use, and
-    Django's OperationalError when the database cannot be reached."""
+    instead of a database thread, in one statement with the other changes given during the loop's turn
+    (the same statement with the same values when there is none). PostgreSQL only (`changes_from_loop`).
+    Raise LoopConnectionsBusy when all of the loop's connections are in use, and Django's
+    OperationalError when the database cannot be reached."""
     loop = loop_connections()
-    sql, update_fields, insert_fields = _loop_change_statement(loop.database, tuple(changes))
+    sql, update_fields, insert_fields = _coalesced_change_statement(loop.database, tuple(changes))
+    sql_alone, _, _ = _loop_change_statement(loop.database, tuple(changes))
     values, condition, event_values = change_values(
         loop.database,
         update_fields,
@@ -100,8 +104,8 @@ async def save_change_from_loop(
         changes=changes,
         event=event,
     )
-    row = await loop.execute(sql, [*values, *condition, *event_values])
-    return None if row is None else int(row[0])  # type: ignore[arg-type]  # the event's id, never null
+    row = await loop.execute_coalesced(sql, sql_alone, str(game_id), [*values, *condition, *event_values])
+    return None if row is None else int(row[-1])  # type: ignore[arg-type]  # the event's id, never null
 
 
 def change_values(
@@ -214,6 +218,51 @@ def _loop_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[A
         types = [field.db_type(db) for field in (*update_fields, *condition, *insert_fields)]
         cast = [f"{piece}${number}::{kind}" for number, (piece, kind) in enumerate(zip(pieces, types, strict=True), 1)]
         statements[key] = ("".join(cast) + tail, update_fields, insert_fields)
+    return statements[key]  # type: ignore[no-any-return]
+
+
+def _coalesced_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any], list[Any]]:
+    """`_change_statement` for the changes of one turn of the loop at once (realtime/loop_db.py): each
+    placeholder takes one column of the changes' values (`change_values`' order) as an array; it answers
+    (the game, the event's id) for each change it stored. A change's game is its key: one change a game
+    a statement, as two would meet the same row.
+
+    A game whose row another transaction holds (a finish, a hint, a win: the locking path) is skipped,
+    not waited for, as the statement carries other games' moves: its change is not stored, and its
+    caller reads the game again on a database thread, as after any change made meanwhile."""
+    statements = _statements()
+    key = ("coalesced change", names)
+    if key not in statements:
+        quote = db.ops.quote_name
+        _, update_fields, insert_fields = _change_statement(db, names)
+        game_fields = {field.attname: field for field in Game._meta.concrete_fields}
+        condition = [game_fields[name] for name in ("id", *_KNOWN)]
+        fields = [*update_fields, *condition, *insert_fields]
+        arrays = ", ".join(f"${number}::{field.db_type(db)}[]" for number, field in enumerate(fields, 1))
+        columns = [f"c{number}" for number in range(1, len(fields) + 1)]
+        assigned = columns[: len(update_fields)]
+        known = columns[len(update_fields) : len(update_fields) + len(condition)]
+        inserted = columns[len(update_fields) + len(condition) :]
+        table = quote(Game._meta.db_table)
+        assignments = ", ".join(
+            f"{quote(field.column)} = c.{name}" for field, name in zip(update_fields, assigned, strict=True)
+        )
+        where = " AND ".join(
+            f"{table}.{quote(field.column)} = c.{name}" for field, name in zip(condition, known, strict=True)
+        )
+        into, _, _, _ = _insert_parts(db)
+        event_game = quote(GameEvent._meta.get_field("game").column)
+        # Each change's game found by its key, locked if free (the condition checked again once locked),
+        # then updated where it was found: lookups one row at a time, so that no plan of the statement,
+        # made for arrays of any length, scans the table instead.
+        sql = (
+            f"WITH changed AS (UPDATE {table} SET {assignments} FROM (SELECT * FROM unnest({arrays})"
+            f" AS c({', '.join(columns)}) CROSS JOIN LATERAL (SELECT {table}.ctid AS place FROM {table}"
+            f" WHERE {where} FOR NO KEY UPDATE OF {table} SKIP LOCKED) AS free) AS c WHERE {table}.ctid = c.place"
+            f" RETURNING {', '.join(f'c.{name}' for name in inserted)})"
+            f" {into} SELECT * FROM changed RETURNING {event_game}, {quote(GameEvent._meta.pk.column)}"  # type: ignore[union-attr]
+        )
+        statements[key] = (sql, update_fields, insert_fields)
     return statements[key]  # type: ignore[no-any-return]
 
 

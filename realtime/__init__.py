@@ -5,7 +5,9 @@ platform adaptations, each there for one reason:
 
 - loop_db.py: a plain socket move is one statement sent from the event loop itself, through libpq, because
   a hop to a database thread and back costs as much CPU as the rest of the move (bench/socket_floor.py)
-  and psycopg's cursor half as much again as libpq (bench/loop_statement.py);
+  and psycopg's cursor half as much again as libpq (bench/loop_statement.py); the moves of one turn of
+  the loop share one statement, because PostgreSQL's cost a statement and transaction exceeds its cost
+  a row (bench/arena.py);
 - shards.py: the bus publishes many group messages in one round trip and subscribes, on
   connections of its own, because one PUBLISH per round trip caps the events a busy process can
   publish, and redis-py's pool, retries and timers per command and message cost more than the sends

@@ -1,10 +1,14 @@
 """A plain move or undo on the player's socket is stored from the event loop, on a connection of the
-loop's own (realtime/loop_db.py), with no database thread; when every such connection is busy the
-database threads take it, and a connection that fails costs one "try again", never a move."""
+loop's own (realtime/loop_db.py), with no database thread, in one statement with the other moves of the
+loop's turn, which skips a game whose row another transaction holds (that move takes the database
+threads, as does a move when every such connection is busy); a connection that fails costs one "try
+again", never a move."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,11 +16,11 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from games import engine, events, services
+from games import engine, events, services, store
 from games.models import Game, GameEvent
-from realtime.loop_db import APPLICATION_NAME
+from realtime.loop_db import APPLICATION_NAME, close_loop_connections
 
-from .row_locks import row_locked
+from .row_locks import event_pending, row_locked
 from .sockets import game_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres", "socket_services_stopped")]
@@ -40,6 +44,18 @@ async def open_socket(game: Game, player):
 async def answer(socket, message: dict) -> dict:
     await socket.send_json_to(message)
     return await socket.receive_json_from(timeout=5)
+
+
+async def second_game_and_sockets(code_game: Game, player, winning_game) -> tuple[Game, Any, Any]:
+    """Another game on `code_game`'s deal, and a socket on each that has played the deal's first move
+    (each socket knows its game from then on)."""
+    free_game, _ = await sync_to_async(services.game_start)(
+        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
+    )
+    sockets = await open_socket(code_game, player), await open_socket(free_game, player)
+    for socket in sockets:
+        assert (await answer(socket, {"t": "move", "move": winning_game["moves"][0], "n": 1}))["v"] == 2
+    return free_game, *sockets
 
 
 def threads_refused(monkeypatch) -> None:
@@ -136,22 +152,72 @@ async def test_each_move_is_checked_on_the_line_the_socket_has_played_so_far(
     await socket.disconnect()
 
 
-@override_settings(DATABASE_LOOP_CONNECTIONS=1)
-async def test_with_the_loops_connection_held_by_a_row_lock_another_games_move_is_stored_from_a_thread(
+async def test_changes_given_in_one_turn_go_in_one_statement_past_a_game_whose_row_is_held(
     code_game, player, winning_game
 ):
-    """The loop's only connection waits for a row lock; another game's plain move does not queue behind
-    it: it goes to the database threads and is acknowledged at once."""
-    free_game, _ = await sync_to_async(services.game_start)(
+    """Two games' changes in one turn of the loop, one game's row held by another transaction (a finish,
+    a hint): the statement skips that game rather than wait, and stores the other's."""
+    other_game, _ = await sync_to_async(services.game_start)(
         player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
     )
+    first = winning_game["moves"][0]
+
+    def change(game: Game) -> dict:
+        move = events.PlainChange(
+            game_id=game.pk,
+            player_id=player.pk,
+            version=1,
+            kind="move",
+            move=first,
+            line=[first],
+            piles=51,
+            at=timezone.now(),
+        )
+        return move.statement()
+
+    try:
+        async with row_locked(code_game):
+            held, free = await asyncio.gather(
+                *(store.save_change_from_loop(**change(game)) for game in (code_game, other_game))
+            )
+    finally:
+        await close_loop_connections()  # no socket's bus closes them here
+
+    assert held is None  # its caller reads the game again on a database thread
+    assert free is not None
+    assert await stored_line(code_game) == ([], [1])
+    assert await stored_line(other_game) == ([first], [1, 2])
+
+
+async def test_a_move_on_a_game_whose_row_is_held_waits_on_a_thread_and_holds_up_no_other_games_move(
+    code_game, player, winning_game
+):
+    free_game, stuck, free = await second_game_and_sockets(code_game, player, winning_game)
     first, second = winning_game["moves"][:2]
-    stuck, free = await open_socket(code_game, player), await open_socket(free_game, player)
-    for socket in (stuck, free):
-        assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
     async with row_locked(code_game):
+        await stuck.send_json_to({"t": "move", "move": second, "n": 2})
+        ack = await answer(free, {"t": "move", "move": second, "n": 2})
+
+        assert (ack["t"], ack["v"]) == ("ack", 3)
+        assert await stuck.receive_nothing(timeout=0.3)  # waiting for the row
+    assert (await stuck.receive_json_from(timeout=5))["v"] == 3
+    assert await stored_line(code_game) == ([first, second], [1, 2, 3])
+    assert await stored_line(free_game) == ([first, second], [1, 2, 3])
+    await stuck.disconnect()
+    await free.disconnect()
+
+
+@override_settings(DATABASE_LOOP_CONNECTIONS=1)
+async def test_with_the_loops_only_connection_held_another_games_move_is_stored_from_a_thread(
+    code_game, player, winning_game
+):
+    """The loop's only connection waits for another transaction; another game's plain move does not
+    queue behind it: it goes to the database threads and is acknowledged at once."""
+    free_game, stuck, free = await second_game_and_sockets(code_game, player, winning_game)
+    first, second = winning_game["moves"][:2]
+    async with event_pending(code_game, 3):
         await stuck.send_json_to({"t": "move", "move": second, "n": 2})  # on the loop's connection
-        assert await stuck.receive_nothing(timeout=0.3)  # waiting for the lock
+        await until_a_loop_statement_waits_for_a_lock()
 
         ack = await answer(free, {"t": "move", "move": second, "n": 2})
 
@@ -197,7 +263,7 @@ def until_a_loop_statement_waits_for_a_lock() -> None:
             if cursor.fetchone()[0]:
                 return
             time.sleep(0.05)
-    raise AssertionError("no statement of the loop waits for the row lock")
+    raise AssertionError("no statement of the loop waits for a lock")
 
 
 async def test_a_loop_connection_lost_during_a_move_answers_try_again_and_the_move_sent_again_is_stored_once(
@@ -206,7 +272,7 @@ async def test_a_loop_connection_lost_during_a_move_answers_try_again_and_the_mo
     first, second = winning_game["moves"][:2]
     socket = await open_socket(code_game, player)
     assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
-    async with row_locked(code_game):
+    async with event_pending(code_game, 3):
         await socket.send_json_to({"t": "move", "move": second, "n": 2})
         await until_a_loop_statement_waits_for_a_lock()
         assert await end_loop_connections() == 1
@@ -223,15 +289,11 @@ async def test_after_the_database_restarts_the_next_moves_are_stored_on_fresh_co
     code_game, player, winning_game
 ):
     """A restart ends every idle loop connection; each is found ended before a move would use it."""
-    free_game, _ = await sync_to_async(services.game_start)(
-        player=player, mode="code", code=winning_game["deal_code"], now=timezone.now()
-    )
-    first, second, third = winning_game["moves"][:3]
-    stuck, free = await open_socket(code_game, player), await open_socket(free_game, player)
-    for socket in (stuck, free):
-        assert (await answer(socket, {"t": "move", "move": first, "n": 1}))["v"] == 2
-    async with row_locked(code_game):  # two moves in flight at once: two loop connections
+    _, stuck, free = await second_game_and_sockets(code_game, player, winning_game)
+    second, third = winning_game["moves"][1:3]
+    async with event_pending(code_game, 3):  # two statements in flight at once: two loop connections
         await stuck.send_json_to({"t": "move", "move": second, "n": 2})
+        await until_a_loop_statement_waits_for_a_lock()
         assert (await answer(free, {"t": "move", "move": second, "n": 2}))["v"] == 3
     assert (await stuck.receive_json_from(timeout=5))["v"] == 3
     assert await end_loop_connections() == 2

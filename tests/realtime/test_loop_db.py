@@ -1,16 +1,20 @@
 """The event loop's own connections (realtime/loop_db.py): a statement's values go as text to its cast
-placeholders and its first row comes back as text; with all of them busy, a statement waits a moment for
-one to be handed back, and takes the database threads (LoopConnectionsBusy) only when none is handed
-back in time; an idle one is used again whatever its descriptor's number; a statement that fails or is
-called off gives its connection up, never leaving it half-way for the next."""
+placeholders and its first row comes back as text; the rows given for a coalesced statement in one turn
+of the loop go in one statement, each caller answered by its key (a row alone in its turn, alone); with
+all of them busy, a statement waits a moment for one to be handed back, and takes the database threads
+(LoopConnectionsBusy) only when none is handed back in time; an idle one is used again whatever its
+descriptor's number; a statement that fails or is called off gives its connection up, never leaving it
+half-way for the next."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import os
 import resource
 import socket
+from typing import Any
 
 import psycopg
 import pytest
@@ -90,6 +94,136 @@ async def test_each_kind_of_value_reaches_its_cast_placeholder_and_comes_back_as
         assert row == ("42", "[[5, 4]]", "t", "t", "t", "Ünïcode")
         assert again == ("42",)
         assert await connections.execute("SELECT 1 WHERE false", []) is None
+    finally:
+        await connections.close()
+
+
+# Coalesced: each row's key, its value doubled, how many rows went together (0: alone) and the transaction.
+DOUBLED = (
+    "SELECT c.k::text, c.v * 2, count(*) OVER (), txid_current() FROM unnest($1::integer[], $2::integer[]) AS c(k, v)"
+    " WHERE c.v <> 0"
+)
+DOUBLED_ALONE = "SELECT $1::integer::text, $2::integer * 2, 0, txid_current() WHERE $2::integer <> 0"
+
+
+def doubled(connections: LoopConnections, *rows: tuple[int, int]) -> list[Any]:
+    """Each row given to DOUBLED, all in this turn of the loop."""
+    return [connections.execute_coalesced(DOUBLED, DOUBLED_ALONE, str(key), [key, value]) for key, value in rows]
+
+
+async def test_a_row_alone_in_its_turn_goes_alone():
+    connections = LoopConnections()
+    try:
+        answer = await connections.execute_coalesced(DOUBLED, DOUBLED_ALONE, "1", [1, 10])
+
+        assert answer[:3] == ("1", "20", "0")  # type: ignore[index]
+        assert await connections.execute_coalesced(DOUBLED, DOUBLED_ALONE, "2", [2, 0]) is None
+    finally:
+        await connections.close()
+
+
+async def test_the_rows_given_in_one_turn_go_in_one_statement_each_caller_answered_by_its_key():
+    connections = LoopConnections()
+    try:
+        answers = await asyncio.gather(*doubled(connections, (1, 10), (2, 0), (3, 7)))
+
+        assert [answer[:3] if answer else None for answer in answers] == [("1", "20", "2"), None, ("3", "14", "2")]
+        assert answers[0][3] == answers[2][3]  # type: ignore[index]  # one transaction
+        assert connections.open == 1
+    finally:
+        await connections.close()
+
+
+async def test_a_second_row_with_the_same_key_waits_for_the_first_ones_statement():
+    connections = LoopConnections()
+    try:
+        first, second, other = await asyncio.gather(*doubled(connections, (1, 10), (1, 11), (2, 1)))
+
+        assert (first[1:3], other[1:3]) == (("20", "2"), ("2", "2"))  # type: ignore[index]
+        assert second[1:3] == ("22", "0")  # type: ignore[index]  # in the next turn, alone
+        assert second[3] != first[3]  # type: ignore[index]
+    finally:
+        await connections.close()
+
+
+async def test_a_caller_called_off_before_its_statement_goes_takes_its_row_back():
+    connections = LoopConnections()
+    try:
+        kept, called_off, also_kept = (
+            asyncio.create_task(call) for call in doubled(connections, (1, 10), (2, 20), (3, 30))
+        )
+        await asyncio.sleep(0)  # the rows given, their statement not gone yet
+        called_off.cancel()
+
+        assert [(await task)[:3] for task in (kept, also_kept)] == [("1", "20", "2"), ("3", "60", "2")]  # type: ignore[index]
+        with pytest.raises(asyncio.CancelledError):
+            await called_off
+    finally:
+        await connections.close()
+
+
+@override_settings(DATABASE_LOOP_CONNECTIONS=1)
+async def test_with_every_connection_held_each_row_of_a_turn_takes_the_threads_and_never_goes(monkeypatch):
+    """Such a move is stored by a database thread: the loop must not store it too, later."""
+    monkeypatch.setattr(loop_db, "HANDOVER_WAIT_S", 0.05)
+    connections = LoopConnections()
+    # The only connection's own table: what a coalesced statement is sent for, it keeps.
+    sent = "WITH kept AS (INSERT INTO sent SELECT * FROM unnest($1::integer[])) SELECT 1"
+    try:
+        await connections.execute("CREATE TEMPORARY TABLE sent (k integer)", [])
+        held = asyncio.create_task(connections.execute("SELECT pg_sleep(0.5), 1", []))
+        await asyncio.sleep(0)  # it takes the connection
+
+        answers = await asyncio.gather(
+            *(connections.execute_coalesced(sent, "SELECT 1", str(key), [key]) for key in (1, 2)),
+            return_exceptions=True,
+        )
+        await held
+        await asyncio.sleep(0.05)  # time for a statement that should not go
+
+        assert [type(answer) for answer in answers] == [LoopConnectionsBusy, LoopConnectionsBusy]
+        assert await connections.execute("SELECT count(*) FROM sent", []) == ("0",)
+    finally:
+        await connections.close()
+
+
+async def test_each_kind_of_value_reaches_its_array_placeholder():
+    """Quotes, backslashes, commas and braces inside an element, NULL, booleans, times and JSON."""
+    connections = LoopConnections()
+    at = datetime.datetime(2026, 12, 6, 21, 30, 5, 250000, tzinfo=datetime.UTC)
+    text = 'a "quoted", \\back\\slashed {braced} Ünïcode'
+    sql = (
+        "SELECT c.k::text, c.j ->> 'say', c.t, c.n IS NULL, c.b, c.at = '2026-12-06 21:30:05.25+00'"
+        " FROM unnest($1::integer[], $2::jsonb[], $3::text[], $4::integer[], $5::boolean[],"
+        " $6::timestamp with time zone[]) AS c(k, j, t, n, b, at)"
+    )
+    try:
+        answers = await asyncio.gather(
+            *(
+                connections.execute_coalesced(
+                    sql, "SELECT 'alone'", str(key), [key, json.dumps({"say": text}), text, None, True, at]
+                )
+                for key in (1, 2)
+            )
+        )
+
+        assert answers == [("1", text, text, "t", "t", "t"), ("2", text, text, "t", "t", "t")]
+    finally:
+        await connections.close()
+
+
+async def test_a_failing_coalesced_statement_answers_each_caller_try_again():
+    connections = LoopConnections()
+    sql = "SELECT c.k::text, 1 / c.v FROM unnest($1::integer[], $2::integer[]) AS c(k, v)"
+    try:
+        answers = await asyncio.gather(
+            *(connections.execute_coalesced(sql, "SELECT 1", str(k), [k, v]) for k, v in ((1, 1), (2, 0))),
+            return_exceptions=True,
+        )
+
+        assert [type(answer) for answer in answers] == [OperationalError, OperationalError]
+        assert all("division by zero" in str(answer) for answer in answers)
+        assert connections.open == 0  # the failed statement's connection is not used again
     finally:
         await connections.close()
 
