@@ -205,6 +205,12 @@ def _change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any], 
     return statements[key]  # type: ignore[no-any-return]
 
 
+def _condition_fields() -> list[Any]:
+    """The game's fields the change's condition compares, in its placeholders' order: the id, then `_KNOWN`."""
+    game_fields = {field.attname: field for field in Game._meta.concrete_fields}
+    return [game_fields[name] for name in ("id", *_KNOWN)]
+
+
 def _loop_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[Any], list[Any]]:
     """`_change_statement` as the loop's connections take it: placeholders `$1`, `$2`, … each cast to its
     column's type, so that the values go as text (realtime/loop_db.py)."""
@@ -212,10 +218,8 @@ def _loop_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, list[A
     key = ("loop change", names)
     if key not in statements:
         sql, update_fields, insert_fields = _change_statement(db, names)
-        game_fields = {field.attname: field for field in Game._meta.concrete_fields}
-        condition = [game_fields[name] for name in ("id", *_KNOWN)]
         *pieces, tail = sql.split("%s")
-        types = [field.db_type(db) for field in (*update_fields, *condition, *insert_fields)]
+        types = [field.db_type(db) for field in (*update_fields, *_condition_fields(), *insert_fields)]
         cast = [f"{piece}${number}::{kind}" for number, (piece, kind) in enumerate(zip(pieces, types, strict=True), 1)]
         statements[key] = ("".join(cast) + tail, update_fields, insert_fields)
     return statements[key]  # type: ignore[no-any-return]
@@ -235,8 +239,7 @@ def _coalesced_change_statement(db: Any, names: tuple[str, ...]) -> tuple[str, l
     if key not in statements:
         quote = db.ops.quote_name
         _, update_fields, insert_fields = _change_statement(db, names)
-        game_fields = {field.attname: field for field in Game._meta.concrete_fields}
-        condition = [game_fields[name] for name in ("id", *_KNOWN)]
+        condition = _condition_fields()
         fields = [*update_fields, *condition, *insert_fields]
         arrays = ", ".join(f"${number}::{field.db_type(db)}[]" for number, field in enumerate(fields, 1))
         columns = [f"c{number}" for number in range(1, len(fields) + 1)]

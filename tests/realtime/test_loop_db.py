@@ -27,14 +27,20 @@ from realtime.loop_db import LoopConnections, LoopConnectionsBusy
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres")]
 
 
+async def connection_held(connections: LoopConnections, seconds: float) -> asyncio.Task:
+    """A statement holding a connection for `seconds`, started: it has taken its connection."""
+    held = asyncio.create_task(connections.execute(f"SELECT pg_sleep({seconds}), 1", []))
+    await asyncio.sleep(0)
+    return held
+
+
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_a_statement_waits_for_the_busy_connection_when_it_is_handed_back_in_time(monkeypatch):
     monkeypatch.setattr(loop_db, "HANDOVER_WAIT_S", 5.0)  # in time even on a busy machine
     connections = LoopConnections()
     try:
         await connections.execute("SELECT 0", [])  # opened: the only connection, idle
-        short = asyncio.create_task(connections.execute("SELECT pg_sleep(0.05), 1", []))
-        await asyncio.sleep(0)  # the first statement takes the only connection
+        short = await connection_held(connections, 0.05)
 
         assert await connections.execute("SELECT 2", []) == ("2",)
         assert (await short)[1] == "1"
@@ -49,8 +55,7 @@ async def test_a_statement_goes_elsewhere_when_the_busy_connection_is_held_longe
     connections = LoopConnections()
     try:
         await connections.execute("SELECT 0", [])
-        held = asyncio.create_task(connections.execute("SELECT pg_sleep(1), 1", []))
-        await asyncio.sleep(0)
+        held = await connection_held(connections, 1)
 
         with pytest.raises(LoopConnectionsBusy):
             await connections.execute("SELECT 2", [])
@@ -171,8 +176,7 @@ async def test_with_every_connection_held_each_row_of_a_turn_takes_the_threads_a
     sent = "WITH kept AS (INSERT INTO sent SELECT * FROM unnest($1::integer[])) SELECT 1"
     try:
         await connections.execute("CREATE TEMPORARY TABLE sent (k integer)", [])
-        held = asyncio.create_task(connections.execute("SELECT pg_sleep(0.5), 1", []))
-        await asyncio.sleep(0)  # it takes the connection
+        held = await connection_held(connections, 0.5)
 
         answers = await asyncio.gather(
             *(connections.execute_coalesced(sent, "SELECT 1", str(key), [key]) for key in (1, 2)),
