@@ -9,11 +9,13 @@ half-way for the next."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import json
 import os
 import resource
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
@@ -27,6 +29,16 @@ from realtime.loop_db import LoopConnections, LoopConnectionsBusy
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres")]
 
 
+@contextlib.asynccontextmanager
+async def opened_connections() -> AsyncIterator[LoopConnections]:
+    """The loop's connections, made inside the block (under its test's settings), closed after it."""
+    connections = LoopConnections()
+    try:
+        yield connections
+    finally:
+        await connections.close()
+
+
 async def connection_held(connections: LoopConnections, seconds: float) -> asyncio.Task:
     """A statement holding a connection for `seconds`, started: it has taken its connection."""
     held = asyncio.create_task(connections.execute(f"SELECT pg_sleep({seconds}), 1", []))
@@ -37,23 +49,19 @@ async def connection_held(connections: LoopConnections, seconds: float) -> async
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_a_statement_waits_for_the_busy_connection_when_it_is_handed_back_in_time(monkeypatch):
     monkeypatch.setattr(loop_db, "HANDOVER_WAIT_S", 5.0)  # in time even on a busy machine
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         await connections.execute("SELECT 0", [])  # opened: the only connection, idle
         short = await connection_held(connections, 0.05)
 
         assert await connections.execute("SELECT 2", []) == ("2",)
         assert (await short)[1] == "1"
         assert connections.open == 1
-    finally:
-        await connections.close()
 
 
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_a_statement_goes_elsewhere_when_the_busy_connection_is_held_longer(monkeypatch):
     monkeypatch.setattr(loop_db, "HANDOVER_WAIT_S", 0.05)
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         await connections.execute("SELECT 0", [])
         held = await connection_held(connections, 1)
 
@@ -63,8 +71,6 @@ async def test_a_statement_goes_elsewhere_when_the_busy_connection_is_held_longe
         assert (await held)[1] == "1"
         assert await connections.execute("SELECT 3", []) == ("3",)  # the connection is idle again
         assert (connections.open, connections.waiting) == (1, type(connections.waiting)())
-    finally:
-        await connections.close()
 
 
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
@@ -86,9 +92,8 @@ async def test_an_idle_connection_past_descriptor_1024_is_used_again():
 
 
 async def test_each_kind_of_value_reaches_its_cast_placeholder_and_comes_back_as_text():
-    connections = LoopConnections()
     at = datetime.datetime(2026, 12, 6, 21, 30, 5, 250000, tzinfo=datetime.UTC)
-    try:
+    async with opened_connections() as connections:
         row = await connections.execute(
             "SELECT $1::integer + 1, $2::jsonb -> 'line', $3::timestamp with time zone = $4::timestamp with time zone,"
             " $5::boolean, $6::varchar(16) IS NULL, $7::text",
@@ -99,8 +104,6 @@ async def test_each_kind_of_value_reaches_its_cast_placeholder_and_comes_back_as
         assert row == ("42", "[[5, 4]]", "t", "t", "t", "Ünïcode")
         assert again == ("42",)
         assert await connections.execute("SELECT 1 WHERE false", []) is None
-    finally:
-        await connections.close()
 
 
 # Coalesced: each row's key, its value doubled, how many rows went together (0: alone) and the transaction.
@@ -117,43 +120,33 @@ def doubled(connections: LoopConnections, *rows: tuple[int, int]) -> list[Any]:
 
 
 async def test_a_row_alone_in_its_turn_goes_alone():
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         answer = await connections.execute_coalesced(DOUBLED, DOUBLED_ALONE, "1", [1, 10])
 
         assert answer[:3] == ("1", "20", "0")  # type: ignore[index]
         assert await connections.execute_coalesced(DOUBLED, DOUBLED_ALONE, "2", [2, 0]) is None
-    finally:
-        await connections.close()
 
 
 async def test_the_rows_given_in_one_turn_go_in_one_statement_each_caller_answered_by_its_key():
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         answers = await asyncio.gather(*doubled(connections, (1, 10), (2, 0), (3, 7)))
 
         assert [answer[:3] if answer else None for answer in answers] == [("1", "20", "2"), None, ("3", "14", "2")]
         assert answers[0][3] == answers[2][3]  # type: ignore[index]  # one transaction
         assert connections.open == 1
-    finally:
-        await connections.close()
 
 
 async def test_a_second_row_with_the_same_key_waits_for_the_first_ones_statement():
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         first, second, other = await asyncio.gather(*doubled(connections, (1, 10), (1, 11), (2, 1)))
 
         assert (first[1:3], other[1:3]) == (("20", "2"), ("2", "2"))  # type: ignore[index]
         assert second[1:3] == ("22", "0")  # type: ignore[index]  # in the next turn, alone
         assert second[3] != first[3]  # type: ignore[index]
-    finally:
-        await connections.close()
 
 
 async def test_a_caller_called_off_before_its_statement_goes_takes_its_row_back():
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         kept, called_off, also_kept = (
             asyncio.create_task(call) for call in doubled(connections, (1, 10), (2, 20), (3, 30))
         )
@@ -163,18 +156,15 @@ async def test_a_caller_called_off_before_its_statement_goes_takes_its_row_back(
         assert [(await task)[:3] for task in (kept, also_kept)] == [("1", "20", "2"), ("3", "60", "2")]  # type: ignore[index]
         with pytest.raises(asyncio.CancelledError):
             await called_off
-    finally:
-        await connections.close()
 
 
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_with_every_connection_held_each_row_of_a_turn_takes_the_threads_and_never_goes(monkeypatch):
     """Such a move is stored by a database thread: the loop must not store it too, later."""
     monkeypatch.setattr(loop_db, "HANDOVER_WAIT_S", 0.05)
-    connections = LoopConnections()
     # The only connection's own table: what a coalesced statement is sent for, it keeps.
     sent = "WITH kept AS (INSERT INTO sent SELECT * FROM unnest($1::integer[])) SELECT 1"
-    try:
+    async with opened_connections() as connections:
         await connections.execute("CREATE TEMPORARY TABLE sent (k integer)", [])
         held = await connection_held(connections, 0.5)
 
@@ -187,13 +177,10 @@ async def test_with_every_connection_held_each_row_of_a_turn_takes_the_threads_a
 
         assert [type(answer) for answer in answers] == [LoopConnectionsBusy, LoopConnectionsBusy]
         assert await connections.execute("SELECT count(*) FROM sent", []) == ("0",)
-    finally:
-        await connections.close()
 
 
 async def test_each_kind_of_value_reaches_its_array_placeholder():
     """Quotes, backslashes, commas and braces inside an element, NULL, booleans, times and JSON."""
-    connections = LoopConnections()
     at = datetime.datetime(2026, 12, 6, 21, 30, 5, 250000, tzinfo=datetime.UTC)
     text = 'a "quoted", \\back\\slashed {braced} Ünïcode'
     sql = (
@@ -201,7 +188,7 @@ async def test_each_kind_of_value_reaches_its_array_placeholder():
         " FROM unnest($1::integer[], $2::jsonb[], $3::text[], $4::integer[], $5::boolean[],"
         " $6::timestamp with time zone[]) AS c(k, j, t, n, b, at)"
     )
-    try:
+    async with opened_connections() as connections:
         answers = await asyncio.gather(
             *(
                 connections.execute_coalesced(
@@ -212,14 +199,11 @@ async def test_each_kind_of_value_reaches_its_array_placeholder():
         )
 
         assert answers == [("1", text, text, "t", "t", "t"), ("2", text, text, "t", "t", "t")]
-    finally:
-        await connections.close()
 
 
 async def test_a_failing_coalesced_statement_answers_each_caller_try_again():
-    connections = LoopConnections()
     sql = "SELECT c.k::text, 1 / c.v FROM unnest($1::integer[], $2::integer[]) AS c(k, v)"
-    try:
+    async with opened_connections() as connections:
         answers = await asyncio.gather(
             *(connections.execute_coalesced(sql, "SELECT 1", str(k), [k, v]) for k, v in ((1, 1), (2, 0))),
             return_exceptions=True,
@@ -228,13 +212,10 @@ async def test_a_failing_coalesced_statement_answers_each_caller_try_again():
         assert [type(answer) for answer in answers] == [OperationalError, OperationalError]
         assert all("division by zero" in str(answer) for answer in answers)
         assert connections.open == 0  # the failed statement's connection is not used again
-    finally:
-        await connections.close()
 
 
 async def test_a_failing_statement_answers_try_again_and_its_connection_is_not_used_again():
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         await connections.execute("SELECT 0", [])
         with pytest.raises(OperationalError, match="division by zero"):
             await connections.execute("SELECT 1 / $1::integer", [0])
@@ -242,8 +223,6 @@ async def test_a_failing_statement_answers_try_again_and_its_connection_is_not_u
         assert (connections.open, connections.idle) == (0, [])
         assert await connections.execute("SELECT $1::integer", [5]) == ("5",)
         assert connections.open == 1
-    finally:
-        await connections.close()
 
 
 async def sleeping_backends(connections: LoopConnections) -> int:
@@ -261,8 +240,7 @@ async def sleeping_backends(connections: LoopConnections) -> int:
 @override_settings(DATABASE_LOOP_CONNECTIONS=1)
 async def test_a_statement_called_off_in_flight_gives_its_connection_up():
     """A socket torn down while its move waits for PostgreSQL: the slot is free for the next statement."""
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         slow = asyncio.create_task(connections.execute("SELECT pg_sleep(5)", []))
         await asyncio.sleep(0.2)
         slow.cancel()
@@ -272,16 +250,13 @@ async def test_a_statement_called_off_in_flight_gives_its_connection_up():
         assert connections.open == 0
         assert await connections.execute("SELECT 7", []) == ("7",)
         assert await sleeping_backends(connections) == 0  # cancelled on the server too
-    finally:
-        await connections.close()
 
 
 async def test_a_connection_the_server_ended_leaves_the_loop_watching_the_socket_that_took_its_number():
     """The server ends an idle connection (a restart): libpq closes its socket, and the next socket the
     process opens takes its number. Dropping the dead connection must not stop the loop from reading that one."""
-    connections = LoopConnections()
     loop = asyncio.get_running_loop()
-    try:
+    async with opened_connections() as connections:
         await connections.execute("SELECT 0", [])
         ended = connections.idle[0].socket
         await terminate(connections.idle[0].pgconn.backend_pid)
@@ -300,15 +275,12 @@ async def test_a_connection_the_server_ended_leaves_the_loop_watching_the_socket
             loop.remove_reader(watched.fileno())
             for end in opened:
                 end.close()
-    finally:
-        await connections.close()
 
 
 async def test_a_connection_whose_server_says_goodbye_while_it_is_idle_is_not_used_again():
     """The server's farewell arrives a moment before its hang-up: a move between the two must not take
     the connection and be told to try again."""
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         await connections.execute("SELECT 0", [])
         link = connections.idle[0]
         await terminate(link.pgconn.backend_pid)
@@ -321,8 +293,6 @@ async def test_a_connection_whose_server_says_goodbye_while_it_is_idle_is_not_us
         assert await connections.execute("SELECT 9", []) == ("9",)
         assert connections.idle[0] is not link
         assert connections.open == 1
-    finally:
-        await connections.close()
 
 
 def socket_numbered(number: int) -> tuple[list[socket.socket], socket.socket, socket.socket]:
@@ -353,11 +323,8 @@ async def test_statements_are_prepared_on_the_connection_unless_prepared_stateme
 ):
     """DATABASE_PREPARED_STATEMENTS=false (a pooler in transaction mode): each statement goes unnamed."""
     monkeypatch.setitem(connection.settings_dict["OPTIONS"], "prepare_threshold", threshold)
-    connections = LoopConnections()
-    try:
+    async with opened_connections() as connections:
         assert await connections.execute("SELECT $1::integer + 1", [1]) == ("2",)
         assert await connections.execute("SELECT $1::integer + 1", [2]) == ("3",)
 
         assert await connections.execute("SELECT count(*) FROM pg_prepared_statements", []) == (prepared,)
-    finally:
-        await connections.close()
