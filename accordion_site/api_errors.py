@@ -29,6 +29,11 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
+def refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+    """The error answers an operation can give, for the schema: all share the one error shape."""
+    return dict.fromkeys(statuses, ErrorSerializer)
+
+
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = gettext_lazy("the request body is too large")

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 
 from . import selectors, services
 from .errors import NotSignedIn
@@ -57,7 +57,7 @@ def _me(player: Player) -> dict[str, Any]:
 class MeApi(APIView):
     @extend_schema(
         operation_id="me_get",
-        responses={200: MeSerializer, 404: ErrorSerializer},
+        responses={200: MeSerializer, **refusals(404)},
         description="The session's player; 404 for a visitor who has not played yet.",
     )
     def get(self, request: Request) -> Response:
@@ -66,7 +66,7 @@ class MeApi(APIView):
     @extend_schema(
         operation_id="me_rename",
         request=NicknameInputSerializer,
-        responses={200: MeSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={200: MeSerializer, **refusals(400, 403, 404)},
         description="Change the session player's nickname. 400 `invalid_nickname` or `nickname_taken`.",
     )
     def patch(self, request: Request) -> Response:
@@ -81,13 +81,7 @@ class SignupApi(APIView):
     @extend_schema(
         operation_id="accounts_signup",
         request=CredentialsInputSerializer,
-        responses={
-            201: MeSerializer,
-            400: ErrorSerializer,
-            403: ErrorSerializer,
-            409: ErrorSerializer,
-            429: ErrorSerializer,
-        },
+        responses={201: MeSerializer, **refusals(400, 403, 409, 429)},
         description="Turn the session's guest into an account (its games stay) and log in to it.",
     )
     def post(self, request: Request) -> Response:
@@ -102,7 +96,7 @@ class LoginApi(APIView):
     @extend_schema(
         operation_id="accounts_login",
         request=CredentialsInputSerializer,
-        responses={200: MeSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
+        responses={200: MeSerializer, **refusals(400, 403, 429)},
         description="Log in; the session's guest games join the account. A wrong nickname or password is "
         "400 `wrong_credentials` either way.",
     )
@@ -113,7 +107,7 @@ class LoginApi(APIView):
 
 
 class LogoutApi(APIView):
-    @extend_schema(operation_id="accounts_logout", request=None, responses={204: NO_CONTENT, 403: ErrorSerializer})
+    @extend_schema(operation_id="accounts_logout", request=None, responses={204: NO_CONTENT, **refusals(403)})
     def post(self, request: Request) -> Response:
         services.account_logout(request=request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -125,7 +119,7 @@ class PasswordApi(APIView):
     @extend_schema(
         operation_id="accounts_password",
         request=PasswordChangeInputSerializer,
-        responses={204: NO_CONTENT, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
+        responses={204: NO_CONTENT, **refusals(400, 403, 429)},
         description="Change the password; other sessions of the account are logged out.",
     )
     def post(self, request: Request) -> Response:
@@ -141,7 +135,7 @@ class AccountDeleteApi(APIView):
     @extend_schema(
         operation_id="accounts_delete",
         request=AccountDeleteInputSerializer,
-        responses={204: NO_CONTENT, 400: ErrorSerializer, 403: ErrorSerializer, 429: ErrorSerializer},
+        responses={204: NO_CONTENT, **refusals(400, 403, 429)},
         description="Delete the session's account for good, with its games and its rows on the leaderboards, and "
         "end the session. Needs the current password: 400 `wrong_password`; 403 `not_signed_in` for a guest or "
         "a visitor. Races run with other players keep their standings: the account's seats and games in them "

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 from accordion_site.throttles import request_player
 from accounts.errors import PlayerNotFound
 from accounts.selectors import player_by_nickname
@@ -39,10 +39,6 @@ from .serializers import (
 from .throttles import ArenaCreateRateThrottle
 
 
-def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
-
-
 class ArenaListApi(APIView):
     def get_throttles(self):  # type: ignore[no-untyped-def]
         if self.request.method == "POST":
@@ -61,7 +57,7 @@ class ArenaListApi(APIView):
     @extend_schema(
         operation_id="arenas_create",
         request=ArenaCreateInputSerializer,
-        responses={201: ArenaSerializer, **_refusals(400, 403, 413, 429)},
+        responses={201: ArenaSerializer, **refusals(400, 403, 413, 429)},
         description="Create an arena of `minutes` (1 to 120) starting in `starts_in` seconds (0 to 604800); share "
         "its `url`. Anyone may join it, guests included, until it ends.",
     )
@@ -82,7 +78,7 @@ class ArenaListApi(APIView):
 class ArenaDetailApi(APIView):
     @extend_schema(
         operation_id="arenas_get",
-        responses={200: ArenaDetailSerializer, **_refusals(404)},
+        responses={200: ArenaDetailSerializer, **refusals(404)},
         description="The arena with its standings (the top 100; ties go to whoever reached the points first), "
         "your own row as `me`, and `players`.",
     )
@@ -98,7 +94,7 @@ class ArenaJoinApi(APIView):
     @extend_schema(
         operation_id="arenas_join",
         request=None,
-        responses={200: ArenaJoinSerializer, **_refusals(403, 404, 409)},
+        responses={200: ArenaJoinSerializer, **refusals(403, 404, 409)},
         description="Take part (a visitor becomes a guest player). While the arena runs, `game` is your current "
         "game, played on its own socket `ws` like any game. A finished arena answers 409 `arena_finished`.",
     )
@@ -115,7 +111,7 @@ class ArenaNextApi(APIView):
     @extend_schema(
         operation_id="arenas_next",
         request=None,
-        responses={200: ArenaNextSerializer, **_refusals(403, 404, 409)},
+        responses={200: ArenaNextSerializer, **refusals(403, 404, 409)},
         description="Your next game, on the next deal, once the current one is finished (it is also pushed on the "
         "arena socket). 409 `game_in_play` while it is not, `not_started` before the start, `arena_finished` "
         "after the end; 403 `not_participant` if you have not joined.",
@@ -130,7 +126,7 @@ class ArenaNextApi(APIView):
 class ArenaResultsApi(APIView):
     @extend_schema(
         operation_id="arenas_results",
-        responses={200: ArenaResultsSerializer, **_refusals(404)},
+        responses={200: ArenaResultsSerializer, **refusals(404)},
         description="Every participant, best first, with every game they played (each replayable at `replay`).",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -142,7 +138,7 @@ class ArenaResultsApi(APIView):
 class PlayerArenasApi(APIView):
     @extend_schema(
         operation_id="players_arenas",
-        responses={200: PlayerArenaSerializer(many=True), **_refusals(404)},
+        responses={200: PlayerArenaSerializer(many=True), **refusals(404)},
         description="The arenas a player took part in, newest first (at most 100), each with their rank, points, "
         "games and wins.",
     )

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 from accordion_site.throttles import request_player
 from accounts.errors import PlayerNotFound
 from accounts.models import Player
@@ -58,11 +58,6 @@ def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
     return serializer.validated_data  # type: ignore[no-any-return]
 
 
-def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    """The error answers an operation can give, for the schema: all share the one error shape."""
-    return dict.fromkeys(statuses, ErrorSerializer)
-
-
 class SolverApi(APIView):
     """An endpoint that runs the solver: counted against the per-minute solver allowances of the
     session's player and of the client's address, checked before the view runs, so a refused request
@@ -77,7 +72,7 @@ class GameStartApi(APIView):
     @extend_schema(
         operation_id="games_start",
         request=GameStartInputSerializer,
-        responses={201: GameSerializer, 200: GameSerializer, **_refusals(400, 403, 413, 429)},
+        responses={201: GameSerializer, 200: GameSerializer, **refusals(400, 403, 413, 429)},
         description="Start a game. Daily resumes the player's unfinished attempt (200) with its original clock. "
         "A daily game is practice (`ranked` false, `practice_reason` says why) after the player's ranked attempt, "
         "or once the day's ranked attempts from the client's address are used up (an account older than a day "
@@ -96,7 +91,7 @@ class GameStartApi(APIView):
 class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_get",
-        responses={200: GameSerializer, **_refusals(404)},
+        responses={200: GameSerializer, **refusals(404)},
         description="A game: your own at any time; anyone's once finished (a replay), except games on a daily "
         "deal whose day (UTC) is not over, which stay hidden from everyone but their player until midnight UTC.",
     )
@@ -125,7 +120,7 @@ class GameEventsApi(APIView):
     @extend_schema(
         operation_id="games_events",
         parameters=[GameEventsInputSerializer],
-        responses={200: GameEventsSerializer, **_refusals(400, 404)},
+        responses={200: GameEventsSerializer, **refusals(400, 404)},
         description="A game's stored events with the server's times, oldest first, at most 1,000 an answer: a "
         "replay at the speed it was played. Visible as the game is: your own at any time, anyone's once finished, "
         "except games on a daily deal whose day is not over (UTC), which only their owner sees.",
@@ -151,7 +146,7 @@ class GameFinishApi(APIView):
     @extend_schema(
         operation_id="games_finish",
         request=GameFinishInputSerializer,
-        responses={200: GameSerializer, **_refusals(400, 403, 404, 409, 413)},
+        responses={200: GameSerializer, **refusals(400, 403, 404, 409, 413)},
         description="Replay the whole move line from the deal and store the verified result. A 400 names the "
         "first illegal move (`index`). Finishing a finished game with its stored line answers with its stored "
         "result; with another line, or after the day of a ranked attempt is over, 409 `game_finished`; before a "
@@ -168,7 +163,7 @@ class GameHintApi(SolverApi):
     @extend_schema(
         operation_id="games_hint",
         request=HintInputSerializer,
-        responses={200: HintSerializer, **_refusals(400, 403, 404, 409, 429, 503)},
+        responses={200: HintSerializer, **refusals(400, 403, 404, 409, 429, 503)},
         description="One move that keeps the game winnable, or how many moves to undo. Any hint makes the game "
         "unranked for good: a ranked game answers 400 `confirm_unranked` unless `accept_unranked` is true. "
         "429 past the per-minute allowance, 503 when the solver is busy: try again.",
@@ -192,7 +187,7 @@ class GameHintApi(SolverApi):
 class GameWinnableApi(SolverApi):
     @extend_schema(
         operation_id="games_winnable",
-        responses={200: WinnableSerializer, **_refusals(400, 403, 404, 409, 429, 503)},
+        responses={200: WinnableSerializer, **refusals(400, 403, 404, 409, 429, 503)},
         description="Whether the current position of your unranked game can still be won.",
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -205,7 +200,7 @@ class GameWinnableApi(SolverApi):
 class GameAnalysisApi(SolverApi):
     @extend_schema(
         operation_id="games_analysis",
-        responses={200: AnalysisSerializer, **_refusals(400, 404, 429, 503)},
+        responses={200: AnalysisSerializer, **refusals(400, 404, 429, 503)},
         description="After the game: was the deal winnable, the first move after which the game was lost, and "
         "winning lines from the deal and from before that move (withheld for a daily deal until its date is over).",
     )
@@ -233,7 +228,7 @@ def _own_player(request: Request) -> Player:
 class PlayerProfileApi(APIView):
     @extend_schema(
         operation_id="players_profile",
-        responses={200: ProfileSerializer, 404: ErrorSerializer},
+        responses={200: ProfileSerializer, **refusals(404)},
         description="A player's statistics from their verified games, daily calendar, score chart and recent games.",
     )
     def get(self, request: Request, nickname: str) -> Response:

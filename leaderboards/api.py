@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 from accordion_site.throttles import request_player
 from games.selectors import daily_seed_published
 
@@ -31,10 +31,6 @@ from .serializers import (
 )
 
 PAGE_SIZE = 50
-
-
-def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
 
 
 def _date(text: str, *, today: datetime.date, future: bool = False) -> datetime.date:
@@ -65,7 +61,7 @@ class DailyLeaderboardApi(APIView):
     @extend_schema(
         operation_id="leaderboards_daily",
         parameters=[LeaderboardQuerySerializer],
-        responses={200: LeaderboardPageSerializer, **_refusals(400, 404)},
+        responses={200: LeaderboardPageSerializer, **refusals(400, 404)},
         description="A day's board: each player's ranked attempt, finished and verified, not held for review; "
         "best first (score, then seconds, then finish time), 50 a page, each row saying whether its place is "
         "still provisional. 400 for a malformed date or page or a day not begun, 404 for a page past the end.",
@@ -86,7 +82,7 @@ class DailyLeaderboardApi(APIView):
 class DailyMineApi(APIView):
     @extend_schema(
         operation_id="leaderboards_daily_me",
-        responses={200: MyStandingSerializer, **_refusals(400)},
+        responses={200: MyStandingSerializer, **refusals(400)},
         description="Your own entry on a day's board, its rank and the page it is on; `status` says when it is "
         "held for review or there is none.",
     )
@@ -102,7 +98,7 @@ class DailyMineApi(APIView):
 class DailySummaryApi(APIView):
     @extend_schema(
         operation_id="leaderboards_daily_summary",
-        responses={200: DaySummarySerializer, **_refusals(400)},
+        responses={200: DaySummarySerializer, **refusals(400)},
         description="A day's board in numbers: players, wins, win rate, median score, final pile counts.",
     )
     def get(self, request: Request, date: str) -> Response:
@@ -114,7 +110,7 @@ class DailySummaryApi(APIView):
 class DailySeedApi(APIView):
     @extend_schema(
         operation_id="leaderboards_daily_seed",
-        responses={200: DailySeedSerializer, **_refusals(400)},
+        responses={200: DailySeedSerializer, **refusals(400)},
         description="A day's deal seed: its commitment (SHA-256) from before the day begins, the seed itself once "
         "the day is over, so that anyone can reproduce and check the deal (docs/rules.md). Dates not yet "
         "certified have neither.",

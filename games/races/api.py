@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 from accordion_site.throttles import PlayerRateThrottle
 from accounts.selectors import player_from_session
 from accounts.services import player_for_session
@@ -35,10 +35,6 @@ class RoomCreateRateThrottle(PlayerRateThrottle):
         return f"{settings.RACE_ROOMS_PER_MINUTE}/min"
 
 
-def _refusals(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
-
-
 def _room_answer(room: Room, *, answer_status: int = status.HTTP_200_OK) -> Response:
     return Response(room_payload(room_view(room=room, now=timezone.now())), status=answer_status)
 
@@ -49,7 +45,7 @@ class RaceCreateApi(APIView):
     @extend_schema(
         operation_id="races_create",
         request=RaceCreateInputSerializer,
-        responses={201: RoomSerializer, **_refusals(400, 403, 404, 413, 429)},
+        responses={201: RoomSerializer, **refusals(400, 403, 404, 413, 429)},
         description="Open a race room with you as its host and first racer. The deal is a fresh one, the deal "
         "`code` you pick, or the `ghost`'s (a finished game you may see, raced at its own pace); nobody sees "
         "it before the start signal.",
@@ -71,7 +67,7 @@ class RaceCreateApi(APIView):
 class RaceDetailApi(APIView):
     @extend_schema(
         operation_id="races_get",
-        responses={200: RoomSerializer, **_refusals(403, 404)},
+        responses={200: RoomSerializer, **refusals(403, 404)},
         description="The room: its state, racers and, once over, the standings. The deal is null until the start. "
         "A room racing a ghost on a daily deal whose day is not over is refused (403 `spoiler`) to anyone who may "
         "not see that game yet.",
@@ -90,7 +86,7 @@ class RaceJoinApi(APIView):
     @extend_schema(
         operation_id="races_join",
         request=None,
-        responses={200: RoomSerializer, **_refusals(403, 404)},
+        responses={200: RoomSerializer, **refusals(403, 404)},
         description="Take a seat while the room is in its lobby and has one (a visitor becomes a guest player); "
         "otherwise you watch. Opening the room socket joins the same way.",
     )

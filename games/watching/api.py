@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accordion_site.api_errors import ErrorSerializer
+from accordion_site.api_errors import refusals
 from accounts.selectors import session_player
 
 from . import selectors, services
@@ -32,7 +32,7 @@ class LiveApi(APIView):
 class WatchSettingApi(APIView):
     @extend_schema(
         operation_id="me_watching_get",
-        responses={200: WatchSettingSerializer, 404: ErrorSerializer},
+        responses={200: WatchSettingSerializer, **refusals(404)},
         description="Whether others may watch your games live. 404 for a visitor who has not played yet.",
     )
     def get(self, request: Request) -> Response:
@@ -41,7 +41,7 @@ class WatchSettingApi(APIView):
     @extend_schema(
         operation_id="me_watching_set",
         request=WatchSettingSerializer,
-        responses={200: WatchSettingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={200: WatchSettingSerializer, **refusals(400, 403, 404)},
         description="Let others watch your games live, or not. Watchers already watching stay until they "
         "leave; new ones are refused, and your games leave the live list.",
     )
