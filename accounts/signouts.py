@@ -11,7 +11,6 @@ A socket opened with a session a password change has signed out is refused the s
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from accordion_site.db import db_call
 from accordion_site.languages import socket_language
 from realtime.bus import Message, bus, deliver_to_one_of_many, publish
 from realtime.edges import ASGIApp, refuse
+from realtime.protocol import encode, refused
 
 from .selectors import player_from_session
 
@@ -85,7 +85,7 @@ async def _close_signed_out(player_id: int, kept: str | None) -> None:
 
 async def _refuse_open(socket: AccountSocket) -> None:
     with translation.override(socket.language):
-        text = json.dumps({"t": "refused", "error": str(SIGNED_OUT), "code": "signed_out"})
+        text = encode(refused(error=str(SIGNED_OUT), code="signed_out"))
     await socket.send({"type": "websocket.send", "text": text})
     await socket.send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
 

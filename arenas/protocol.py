@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext as _
 
 from realtime.protocol import ProtocolError, encode, outgoing, reject
@@ -16,11 +14,6 @@ def arena(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[st
     """The first message: the arena (as GET /api/arenas/<code>, with `players`), the top ten, your own row
     and how many spectators (sockets of anyone not taking part) follow the arena."""
     return encode({"t": "arena", "arena": arena, "standings": standings, "me": me, "spectators": spectators})
-
-
-def encoded(part: object) -> str:
-    """A part of the standings (the top rows, one row) as JSON, encoded once for every socket of the process."""
-    return json.dumps(part, cls=DjangoJSONEncoder)
 
 
 @outgoing("standings")
@@ -51,9 +44,7 @@ def ended(*, arena: dict[str, Any], standings: list[dict[str, Any]], me: dict[st
 
 def not_participant(n: int | None) -> str:
     """The answer to a command from someone who has not joined (a spectator), in the socket's language."""
-    return json.dumps(
-        reject(n=n, error=_("spectators only watch: join the arena to play in it"), code="not_participant")
-    )
+    return encode(reject(n=n, error=_("spectators only watch: join the arena to play in it"), code="not_participant"))
 
 
 # What a client may send: a participant's request for the next game.

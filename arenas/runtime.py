@@ -114,7 +114,7 @@ class ArenaRoom:
     def _hold(self, table: Standings) -> None:
         self.table = table
         self.serial += 1
-        self.top = protocol.encoded(table.rows[:TOP])
+        self.top = protocol.encode(table.rows[:TOP])
         self.rows = {}
 
     def _row(self, table: Standings, player_id: int | None) -> str:
@@ -123,7 +123,7 @@ class ArenaRoom:
             return "null"
         encoded = self.rows.get(player_id)
         if encoded is None:
-            encoded = self.rows[player_id] = protocol.encoded(table.by_player[player_id])
+            encoded = self.rows[player_id] = protocol.encode(table.by_player[player_id])
         return encoded
 
     def _arena_json(self, table: Standings) -> dict[str, Any]:

@@ -4,7 +4,6 @@ how many sockets one player may hold. A refusal (but the origin's) is accepted, 
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -16,6 +15,8 @@ from django.conf import settings
 
 from accordion_site.errors import OUTAGES
 from accordion_site.handshake import handshake_header
+
+from .protocol import encode, refused
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ async def refuse(
         return  # the client left before its handshake was answered
     if not accepted:
         await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": json.dumps({"t": "refused", "error": error, "code": code})})
+    await send({"type": "websocket.send", "text": encode(refused(error=error, code=code))})
     await send({"type": "websocket.close", "code": close_code})
 
 

@@ -27,7 +27,7 @@ def outgoing(kind: str) -> Callable[[F], F]:
     return declare
 
 
-def encode(content: dict[str, Any]) -> str:
+def encode(content: Any) -> str:
     return json.dumps(content, cls=DjangoJSONEncoder)
 
 
