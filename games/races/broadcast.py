@@ -37,7 +37,8 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
     may be sent it (`readers`)."""
     kinds = set(kinds)
     room = room_get(code=code)
-    view = room_view(room=room, now=now)
+    seats = room_racers(room=room)
+    view = room_view(room=room, now=now, racers=seats)
     frames = [protocol.encode(protocol.room(payload=room_payload(view)))]
     if "countdown" in kinds and room.state == Room.State.COUNTDOWN and room.starts_at is not None:
         frames.append(protocol.encode(protocol.countdown(starts_at=room.starts_at, server_now=now)))
@@ -45,7 +46,6 @@ def room_message(*, code: str, kinds: Iterable[str], now: datetime.datetime, sta
         final = room.state == Room.State.FINISHED
         frames.append(protocol.encode(protocol.standings(entries=view["standings"], final=final)))
     racing = room.state == Room.State.RACING
-    seats = room_racers(room=room)
     racers = seats if racing else []
     humans = [racer for racer in racers if racer.player_id is not None and racer.game is not None]
     return {

@@ -49,18 +49,16 @@ class RoomRelay:
         self.sockets = 0  # this process's sockets of the room
         self.racers: dict[str, bool] = {}  # racer_who → shown as connected, as the newest room has it
         self.version = 0  # the newest room version this process has acted on
-        self.followed: dict[int, tuple[int, int]] = {}  # game id → (racer id, player id)
+        self.followed: dict[str, tuple[int, int]] = {}  # a racer's game's bus group → (racer id, player id)
         self.tasks: dict[str, tuple[datetime.datetime, asyncio.Task[None]]] = {}
 
     async def hear(self, message: Message) -> None:
         if message.kind == ROOM:
             assert message.data is not None
             await self.catch_up(message.data)
-        elif message.kind == events.EVENT and message.group != self.group:
+        elif message.kind == events.EVENT and (racer := self.followed.get(message.group)) is not None:
             assert message.data is not None
-            racer = self.followed.get(int(message.group.removeprefix("game.")))
-            if racer is not None:
-                await self._progress(*racer, {**message.data, "v": message.v})
+            await self._progress(*racer, {**message.data, "v": message.v})
 
     async def catch_up(self, message: dict[str, Any]) -> None:
         """Act on a room message newer than any acted on (a new socket brings the room to a new relay)."""
@@ -84,9 +82,10 @@ class RoomRelay:
         state = message["state"]
         if state == Room.State.RACING:
             for game_id, racer_id, player_id in message["games"]:
-                if game_id not in self.followed:
-                    self.followed[game_id] = (racer_id, player_id)
-                    await self.bus.subscribe(events.group_name(game_id), self)
+                group = events.group_name(game_id)
+                if group not in self.followed:
+                    self.followed[group] = (racer_id, player_id)
+                    await self.bus.subscribe(group, self)
         else:
             await self._unfollow_all()
         starts_at, ends_at = _when(message["starts_at"]), _when(message["ends_at"])
@@ -131,8 +130,8 @@ class RoomRelay:
 
     async def _unfollow_all(self) -> None:
         followed, self.followed = self.followed, {}
-        for game_id in followed:
-            await self.bus.unsubscribe(events.group_name(game_id), self)
+        for group in followed:
+            await self.bus.unsubscribe(group, self)
 
     async def _replay_ghost(
         self, racer_id: int, player_id: int, game_id: int, starts_at: datetime.datetime, time_limit: int

@@ -323,9 +323,10 @@ def _racer_entry(*, room: Room, racer: Racer, now: datetime.datetime) -> dict[st
     }
 
 
-def room_view(*, room: Room, now: datetime.datetime) -> dict[str, Any]:
-    """The room as every client sees it: nothing in it names the deal before the start signal."""
-    racers = room_racers(room=room)
+def room_view(*, room: Room, now: datetime.datetime, racers: list[Racer] | None = None) -> dict[str, Any]:
+    """The room as every client sees it: nothing in it names the deal before the start signal. `racers`:
+    its `room_racers`, when the caller has read them already."""
+    racers = room_racers(room=room) if racers is None else racers
     started = room.state in (Room.State.RACING, Room.State.FINISHED) and room.deal is not None
     return {
         "code": room.code,

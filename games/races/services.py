@@ -521,30 +521,26 @@ def _finish(room: Room, seats: list[Racer], *, now: datetime.datetime) -> None:
     logger.info("race %s round %s finished", room.code, room.round)
 
 
-def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime) -> list[RoomNews]:
+def races_hand_over(*, player: Player, stand_in: Player, now: datetime.datetime) -> None:
     """`player`'s account is being deleted: they leave every race; rooms nobody else raced in go; in
-    the others their seats and games pass to `stand_in`, so others' standings and replays stay."""
+    the others their seats and games pass to `stand_in`, so others' standings and replays stay. Each
+    change is announced by `_save` once the deletion commits."""
     touching = Room.objects.filter(Q(racers__player=player) | Q(racers__ghost__player=player) | Q(host=player))
     codes = set(touching.values_list("code", flat=True))
-    news = {code: RoomNews(code=code) for code in codes}
     for room in Room.objects.filter(code__in=codes).exclude(state=Room.State.FINISHED):
-        news[room.code].add(*race_advance(code=room.code, now=now).kinds)
+        race_advance(code=room.code, now=now)
         room.refresh_from_db()
         seat = racer_seat(room=room, player=player)
         if room.state != Room.State.FINISHED and seat is not None and not seat.kicked and seat.left_at is None:
-            news[room.code].add(*race_leave(code=room.code, player=player, now=now).kinds)
+            race_leave(code=room.code, player=player, now=now)
     others = Racer.objects.filter(player__isnull=False).exclude(player=player).values("room")
     Room.objects.filter(code__in=codes).exclude(pk__in=others).delete()
     shared = list(Room.objects.filter(code__in=codes).values_list("code", flat=True))
     for code in shared:
         room = room_get(code=code, lock=True)
-        changed = _hand_over(room, player)
-        _save(room, *changed)  # the seats' nickname changes too: a newer version either way
-        if changed:
-            news[code].add("changed")
+        _save(room, *_hand_over(room, player))  # the seats' nickname changes too: a newer version either way
     seats = Racer.objects.filter(room__code__in=shared)
     kept = Game.objects.filter(Q(pk__in=seats.values("game")) | Q(pk__in=seats.values("ghost")), player=player)
     games_transfer(source=player, target=stand_in, games=list(kept.values_list("pk", flat=True)))
     seats.filter(player=player).update(player=stand_in)
     logger.info("player %s deleted: %s of %s race rooms kept for others", player.pk, len(shared), len(codes))
-    return [news[code] for code in shared if news[code].kinds]
