@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,11 +24,8 @@ from .models import Game, GameEvent
 from .serializers import EventResultSerializer
 from .signals import game_event_appended
 
-logger = logging.getLogger(__name__)
-
 _DJANGO_JSON = DjangoJSONEncoder()
 
-Kind = GameEvent.Kind
 # The bus message kind of a game's event.
 EVENT = "event"
 
@@ -67,7 +63,7 @@ class GameEventOut:
             piles=event.piles,
             at=event.at,
             line=event.line,
-            result=finish_result(game) if event.kind == Kind.FINISH else None,
+            result=finish_result(game) if event.kind == GameEvent.Kind.FINISH else None,
         )
 
     @classmethod

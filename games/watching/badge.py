@@ -33,7 +33,7 @@ from . import protocol
 
 logger = logging.getLogger(__name__)
 
-# How long a claimed position and a game's latest badge stay in the cache.
+# How long a claimed position stays in the cache.
 CLAIM_S = 600
 # What the badge may take, per process: questions a second, and the share of a solver worker's time.
 BADGE_RATE = 20
@@ -41,6 +41,7 @@ POOL_SHARE = 0.25
 # A process's lease on a game's badge: renewed at half-time while it has watchers of the game; another
 # process looks again at that pace, so a process that dies hands the badge on within LEASE_S.
 LEASE_S = 30
+# How long a game's latest badge stays in the cache, for watchers who come later.
 LATEST_S = 3600
 # The cache keys (by game id) of a game's lease, its latest badge, and a claimed position (game id, v).
 LEASE_KEY = "watch:winnable-owner:{}"

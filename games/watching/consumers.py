@@ -7,7 +7,6 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from autobahn.exception import Disconnected
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import serializers
@@ -132,10 +131,7 @@ class LiveConsumer(ListenOnly):
     async def connect(self) -> None:
         await self.accept()
         self.watching: Watching = await watching()
-        try:
-            await self.watching.live.join(self)
-        except Disconnected:
-            await self.watching.live.leave(self)  # it left before the list reached it
+        await self.watching.live.join(self)  # a socket gone by then is left by its disconnect
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "watching"):

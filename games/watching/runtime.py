@@ -278,11 +278,7 @@ class Watching:
                 audience.watchers.add(watcher)
                 return
             audience = Audience(game_id, on_position=self.badge.position_changed)
-            try:
-                await self.bus.subscribe(events.group_name(game_id), audience)
-            except BaseException:
-                await self.bus.unsubscribe(events.group_name(game_id), audience)
-                raise
+            await self.bus.subscribe(events.group_name(game_id), audience)  # kept by the bus only once subscribed
             self.audiences[game_id] = audience
             audience.watchers.add(watcher)
 

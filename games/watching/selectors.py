@@ -114,7 +114,7 @@ class LiveGame:
 
 
 def crowd_totals(game_ids: Collection[int]) -> dict[int, int]:
-    """Each game's watchers over every process (for reads outside the sockets: the live list)."""
+    """Each game's watchers over every process: the live list's, and a socket's count as it arrives."""
     found = store().seen_many({events.group_name(game): [WATCHER] for game in game_ids})
     return {game: found[events.group_name(game)][WATCHER].present for game in game_ids}
 
