@@ -37,10 +37,6 @@ def takes_part(*, arena_id: int, player_id: int | None) -> bool:
     return player_id is not None and Participant.objects.filter(arena_id=arena_id, player_id=player_id).exists()
 
 
-def players_count(*, arena: Arena) -> int:
-    return Participant.objects.filter(arena=arena).count()
-
-
 @dataclass(frozen=True, slots=True)
 class Standings:
     """Every participant's row, best first (`rank` 1, 2, 3, …: ties go to who reached the total first),
@@ -92,12 +88,6 @@ def arena_lists(*, now: datetime.datetime) -> dict[str, list[Arena]]:
         "live": list(arenas.filter(starts_at__lte=now, ends_at__gt=now).order_by("ends_at", "id")[:LIST_LIMIT]),
         "finished": list(arenas.filter(ends_at__lte=now).order_by("-ends_at", "-id")[:LIST_LIMIT]),
     }
-
-
-def participant_of(*, arena: Arena, player: Player | None) -> Participant | None:
-    if player is None:
-        return None
-    return Participant.objects.select_related("game__deal").filter(arena=arena, player=player).first()
 
 
 def player_arenas(*, player: Player) -> list[dict[str, Any]]:

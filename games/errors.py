@@ -47,11 +47,6 @@ class SolverBusy(GameError):
     status = 503
 
 
-class TooManyRequests(GameError):
-    code = "rate_limited"
-    status = 429
-
-
 class GameChanged(GameError):
     code = "game_changed"
     status = 409
