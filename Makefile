@@ -31,6 +31,7 @@ run: export DEVELOPMENT = 1
 run: $(VENV)/.installed-run translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py certify_daily_deals
+	$(BIN)/python manage.py schedule_arenas
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 dev: export DEBUG = 1

@@ -36,6 +36,7 @@ fi
 .venv/bin/python manage.py compilemessages --ignore=.venv --ignore=node_modules --verbosity 0  # Persian pages
 .venv/bin/python manage.py collectstatic --noinput --verbosity 0
 .venv/bin/python manage.py certify_daily_deals
+.venv/bin/python manage.py schedule_arenas  # the site's arenas of the next 24 hours, listed before they start
 
 # Each Daphne leads a process group of its own, and the whole group is stopped: its solver's worker
 # processes with it, even when the Daphne itself has died (as the unit's KillMode=control-group does).

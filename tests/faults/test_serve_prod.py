@@ -19,7 +19,8 @@ from tests.production import postgres_server_url
 pytestmark = pytest.mark.services
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTED_WITHIN_S = 120.0  # migrate (a no-op here), compilemessages, collectstatic, certify_daily_deals
+# migrate (a no-op here), compilemessages, collectstatic, certify_daily_deals, schedule_arenas
+STARTED_WITHIN_S = 120.0
 STOPPED_WITHIN_S = 30.0
 
 
@@ -88,6 +89,10 @@ def test_make_serve_prod_runs_n_processes_on_postgresql_and_redis_and_ctrl_c_sto
                     status, headers, page = get(each, "/nowhere") or (0, {}, b"")
                     assert status == 404 and b"Traceback" not in page and b"DEBUG" not in page  # DEBUG is off
                     assert "Content-Security-Policy" in headers
+                status, _, body = get(port, "/api/arenas") or (0, {}, b"{}")
+                listed = json.loads(body)
+                site_arenas = [arena for arena in listed["upcoming"] + listed["live"] if arena["kind"] != "players"]
+                assert status == 200 and len(site_arenas) >= 24  # the site's hourly arenas of the next day, at least
                 pids = daphnes_serving(ports)
                 assert len(pids) == 2
             finally:

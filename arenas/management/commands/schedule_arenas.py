@@ -1,6 +1,6 @@
 """Create the site's own arenas ahead of time (an hourly 10-minute arena and a daily 30-minute one),
-so that they are listed, and can be joined, before they start. Run it hourly (docs/deploy.md); running
-it twice is harmless."""
+so that they are listed, and can be joined, before they start. Run it every few minutes with end_arenas
+(docs/deploy.md; `make run` and `make serve-prod` run it as they start); running it twice is harmless."""
 
 from __future__ import annotations
 
