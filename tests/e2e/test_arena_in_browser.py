@@ -283,3 +283,36 @@ def test_the_arena_pages_and_tv_have_no_serious_accessibility_violations(
         page.goto("/tv")
         audit("tv")
         assert {where: violations for where, violations in found.items() if violations} == {}
+
+
+# The site's own arenas of the next two hours, as its periodic job (and `make run`) creates them; and
+# their removal, so that no other test meets them.
+SCHEDULE = (
+    "from django.utils import timezone; from arenas.services import arenas_schedule; "
+    "arenas_schedule(now=timezone.now(), hours=2)"
+)
+UNSCHEDULE = "from arenas.models import Arena; Arena.objects.exclude(kind=Arena.Kind.PLAYERS).delete()"
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
+def test_the_home_page_shows_the_sites_next_arenas_not_a_players_and_opens_one(
+    browser: Browser, site_url: str, site_database_url: str, locale: str
+) -> None:
+    with player_page(browser, site_url, locale=locale) as page:
+        players_arena = open_arena(page)  # live now, but a player's: shared by its link, not promoted
+        server_shell(site_database_url, SCHEDULE)
+        try:
+            page.goto("/")
+            listed = page.get_by_test_id("home-arenas").get_by_test_id("arena")
+            expect(listed.first).to_be_visible()
+            shown = [entry.get_attribute("data-code") for entry in listed.all()]
+            arenas = page.request.get("/api/arenas").json()
+            soonest = [arena["code"] for arena in arenas["upcoming"] if arena["kind"] != "players"][:2]
+            assert players_arena not in shown and shown == soonest
+            page.wait_for_load_state("networkidle")
+            assert serious_violations(page) == []
+            listed.first.get_by_test_id("arena-link").click()
+            page.wait_for_url(f"**/arenas/{shown[0]}")
+            expect(page.get_by_test_id("arena-state")).to_be_visible()
+        finally:
+            server_shell(site_database_url, UNSCHEDULE)
