@@ -318,9 +318,9 @@ def race_kick(*, code: str, player: Player | None, target: int, now: datetime.da
     return news
 
 
-def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> RoomNews:
-    """Give up the seat: freed before the start; during the race the game ends as it stands."""
-    news = RoomNews(code=code)
+def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> None:
+    """Give up the seat: freed before the start; during the race the game ends as it stands (its finish
+    announces the standings, or the race's end)."""
     with transaction.atomic():
         room = room_get(code=code, lock=True)
         seat = _seat_to(room, player, None)
@@ -335,12 +335,8 @@ def race_leave(*, code: str, player: Player | None, now: datetime.datetime) -> R
             seat.save(update_fields=["left_at", "connected"])
             game_to_end = seat.game_id if room.state == Room.State.RACING else None
         _save(room, *changed)
-        news.add("changed")
     if game_to_end is not None:
         _end_game(game_id=game_to_end, at=now)
-        if Room.objects.filter(pk=room.pk, state=Room.State.FINISHED).exists():
-            news.add("finished")
-    return news
 
 
 @transaction.atomic
