@@ -38,7 +38,8 @@ def arena(request: HttpRequest, code: str) -> HttpResponse:
     found = _arena(code)
     if found.code != code:
         return redirect("arena", code=found.code)
-    return render(request, "frontend/arena.html", {"code": found.code, "ws_path": f"/ws/arenas/{found.code}/"})
+    context = {"arena": found, "code": found.code, "ws_path": f"/ws/arenas/{found.code}/"}
+    return render(request, "frontend/arena.html", context)
 
 
 @require_safe

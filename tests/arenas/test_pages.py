@@ -92,3 +92,16 @@ def test_tv_features_the_leader_of_a_live_arena_before_the_most_watched_game(
     assert live_leader_games(now=now) == [leader_game.pk]
     shown = Client().get("/api/tv").json()["game"]
     assert shown["id"] == leader_game.pk and shown["mode"] == "arena"
+
+
+def test_the_sites_arenas_are_named_for_their_schedule_and_a_players_is_an_arena(live_arena: Arena) -> None:
+    scheduled = services.arenas_schedule(now=timezone.now(), hours=24)
+    hourly = next(arena for arena in scheduled if arena.kind == Arena.Kind.HOURLY)
+    daily = next(arena for arena in scheduled if arena.kind == Arena.Kind.DAILY)
+
+    assert f'Hourly arena <code dir="ltr">{hourly.code}</code>' in Client().get(f"/arenas/{hourly.code}").text
+    assert f'Daily arena <code dir="ltr">{daily.code}</code>' in Client().get(f"/arenas/{daily.code}/results").text
+    players = Client().get(f"/arenas/{live_arena.code}").text
+    assert f'>Arena <code dir="ltr">{live_arena.code}</code>' in players and "Hourly arena" not in players
+    persian = Client(headers={"Accept-Language": "fa"}).get(f"/arenas/{hourly.code}").text
+    assert f'میدان ساعتی <code dir="ltr">{hourly.code}</code>' in persian

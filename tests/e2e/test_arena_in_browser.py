@@ -292,6 +292,11 @@ SCHEDULE = (
     "arenas_schedule(now=timezone.now(), hours=2)"
 )
 UNSCHEDULE = "from arenas.models import Arena; Arena.objects.exclude(kind=Arena.Kind.PLAYERS).delete()"
+# What the site's arenas are called, by kind and language.
+ARENA_NAMES = {
+    "hourly": {"en-GB": "Hourly arena", "fa-IR": "میدان ساعتی"},
+    "daily": {"en-GB": "Daily arena", "fa-IR": "میدان روزانه"},
+}
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
@@ -309,10 +314,13 @@ def test_the_home_page_shows_the_sites_next_arenas_not_a_players_and_opens_one(
             arenas = page.request.get("/api/arenas").json()
             soonest = [arena["code"] for arena in arenas["upcoming"] if arena["kind"] != "players"][:2]
             assert players_arena not in shown and shown == soonest
+            kinds = {arena["code"]: arena["kind"] for arena in arenas["upcoming"]}
+            name = ARENA_NAMES[kinds[shown[0]]][locale]
+            expect(listed.first.get_by_test_id("arena-link")).to_contain_text(name)
             page.wait_for_load_state("networkidle")
             assert serious_violations(page) == []
             listed.first.get_by_test_id("arena-link").click()
             page.wait_for_url(f"**/arenas/{shown[0]}")
-            expect(page.get_by_test_id("arena-state")).to_be_visible()
+            expect(page.get_by_test_id("arena-title")).to_contain_text(name)
         finally:
             server_shell(site_database_url, UNSCHEDULE)

@@ -1,5 +1,5 @@
-// An arena as one line of a list (the arenas page, the home page): its code linking to its page, its
-// length, its start or end in the reader's own time, and its players.
+// An arena as one line of a list (the arenas page, the home page): its name and code linking to its
+// page, its length, its start or end in the reader's own time, and its players.
 
 import { element } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
@@ -13,12 +13,19 @@ function clockTime(iso) {
   return localDigits(new Intl.DateTimeFormat(document.documentElement.lang || undefined, options).format(when));
 }
 
+/** What an arena is called: the site's own are named for their schedule (as the pages' arena_name). */
+function arenaName(kind) {
+  if (kind === "hourly") return gettext("Hourly arena");
+  if (kind === "daily") return gettext("Daily arena");
+  return gettext("Arena");
+}
+
 /** The list item of an arena as GET /api/arenas gives it. */
 export function arenaEntry(arena) {
   const item = element("li", { className: "live-game arena-entry", attrs: { "data-testid": "arena", "data-code": arena.code } });
   const link = element("a", { className: "live-player", attrs: { "data-testid": "arena-link" } });
   link.href = arena.url;
-  link.append(`${gettext("Arena")} `, element("code", { text: arena.code, attrs: { dir: "ltr" } }));
+  link.append(`${arenaName(arena.kind)} `, element("code", { text: arena.code, attrs: { dir: "ltr" } }));
   const minutes = Math.round((Date.parse(arena.ends_at) - Date.parse(arena.starts_at)) / 60000);
   const length = interpolate(ngettext("%(count)s minute", "%(count)s minutes", minutes), { count: localDigits(minutes) });
   let when;
