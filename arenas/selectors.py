@@ -90,6 +90,14 @@ def arena_lists(*, now: datetime.datetime) -> dict[str, list[Arena]]:
     }
 
 
+def site_arenas_now(*, now: datetime.datetime, limit: int) -> list[Arena]:
+    """The site's own arenas (not players') live now, ending soonest first, else the next to start: what
+    the home page shows, each with `players` annotated."""
+    arenas = _with_players(Arena.objects.exclude(kind=Arena.Kind.PLAYERS))
+    live = list(arenas.filter(starts_at__lte=now, ends_at__gt=now).order_by("ends_at", "id")[:limit])
+    return live or list(arenas.filter(starts_at__gt=now).order_by("starts_at", "id")[:limit])
+
+
 def player_arenas(*, player: Player) -> list[dict[str, Any]]:
     """The arenas a player took part in, newest first, with their row (rank among the participants)."""
     seats = Participant.objects.filter(player=player).select_related("arena").order_by("-arena__starts_at")[:100]

@@ -24,6 +24,8 @@ from .jalali import JALALI_MONTHS, from_jalali, to_jalali
 _TEXT = "text/plain; charset=utf-8"
 # A deal code is short (K7QD-M2XP); anything longer in ?code= is junk and is not echoed back.
 _MAX_CODE_LENGTH = 32
+# The site's arenas the home page lists: those live now, else the next to start, at most this many.
+_HOME_ARENAS = 2
 
 
 # How to play's worked example: its first row, then each move (the pile at `source` onto the pile at
@@ -62,13 +64,18 @@ def _worked_example() -> list[dict[str, object]]:
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: daily deal, new game, play a deal code (prefilled from ?code=, a shared link). The
     daily button says where the player stands with today's deal: not begun (its clock starts when the deal
-    appears), in play (resumed), or finished (it leads to their result and rank)."""
+    appears), in play (resumed), or finished (it leads to their result and rank). Beside TV, the site's
+    arenas live now, else the next to start."""
     from accounts.selectors import player_from_session
+    from arenas.selectors import site_arenas_now
+    from arenas.serializers import arena_payload
     from games.selectors import daily_state
 
+    now = timezone.now()
     code = request.GET.get("code", "").strip()[:_MAX_CODE_LENGTH]
-    daily = daily_state(player=player_from_session(request.session), today=timezone.now().date())
-    return render(request, "frontend/home.html", {"code": code, "daily": daily})
+    daily = daily_state(player=player_from_session(request.session), today=now.date())
+    arenas = [arena_payload(arena, now=now) for arena in site_arenas_now(now=now, limit=_HOME_ARENAS)]
+    return render(request, "frontend/home.html", {"code": code, "daily": daily, "arenas": arenas})
 
 
 @require_safe

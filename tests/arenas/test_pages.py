@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.test import Client
@@ -105,3 +106,23 @@ def test_the_sites_arenas_are_named_for_their_schedule_and_a_players_is_an_arena
     assert f'>Arena <code dir="ltr">{live_arena.code}</code>' in players and "Hourly arena" not in players
     persian = Client(headers={"Accept-Language": "fa"}).get(f"/arenas/{hourly.code}").text
     assert f'میدان ساعتی <code dir="ltr">{hourly.code}</code>' in persian
+
+
+def home_arenas() -> list[str] | None:
+    """The codes of the arenas the home page comes with, or None when it has no arenas section."""
+    content = Client().get("/").text
+    if 'data-testid="home-arenas"' not in content:
+        return None
+    data = content.split('<script id="home-arenas-data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    return [arena["code"] for arena in json.loads(data)]
+
+
+def test_the_home_page_lists_the_sites_arenas_live_now_else_the_next_and_never_a_players(live_arena: Arena) -> None:
+    assert home_arenas() is None  # a player's arena, live: shared by its link, not on the home page
+
+    scheduled = sorted(services.arenas_schedule(now=timezone.now(), hours=3), key=lambda arena: arena.starts_at)
+    assert home_arenas() == [arena.code for arena in scheduled[:2]]
+
+    now = timezone.now()
+    Arena.objects.filter(pk=scheduled[1].pk).update(starts_at=now - datetime.timedelta(minutes=1))
+    assert home_arenas() == [scheduled[1].code]

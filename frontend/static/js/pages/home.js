@@ -2,29 +2,18 @@
 // site's arenas and the featured live game (tv.js).
 // main() runs the page; nothing runs on import.
 
-import { getArenas } from "../api.js";
 import { arenaEntry } from "../arena_entry.js";
 import { gettext } from "../i18n.js";
 import { startGameAndGo } from "../nav.js";
 import { TvScreen } from "../tv.js";
 
-// The site's own arenas (not players'): those live now, else the next to start, at most this many.
-const HOME_ARENAS = 2;
-
-/** Show the site's arenas live now, else the next ones to start, in `section`; it stays hidden when
- * there is none or the list cannot be read. */
-async function showArenas(section) {
-  let arenas;
-  try {
-    arenas = await getArenas();
-  } catch {
-    return;
-  }
-  const ours = (list) => (Array.isArray(list) ? list : []).filter((arena) => arena.kind !== "players");
-  const live = ours(arenas.live);
-  const shown = (live.length ? live : ours(arenas.upcoming)).slice(0, HOME_ARENAS);
-  section.querySelector('[data-testid="home-arena-list"]').replaceChildren(...shown.map(arenaEntry));
-  section.hidden = shown.length === 0;
+/** The site's arenas the page came with (live now, else the next to start), each as a line in the
+ * reader's own time; the page has none of it when there is no such arena. */
+function showArenas() {
+  const data = document.getElementById("home-arenas-data");
+  if (!data) return;
+  const list = document.querySelector('[data-testid="home-arena-list"]');
+  list.replaceChildren(...JSON.parse(data.textContent).map(arenaEntry));
 }
 
 export function main() {
@@ -97,7 +86,7 @@ export function main() {
   // Arriving from a shared link (?code=…): the code is filled in, the Play button is one tap away.
   if (input.value) submit.focus({ preventScroll: true });
 
-  showArenas(page.querySelector('[data-testid="home-arenas"]'));
+  showArenas();
   new TvScreen(document.querySelector('[data-testid="tv"]'), { size: "small" }).start();
 }
 
