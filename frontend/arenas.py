@@ -38,8 +38,7 @@ def arena(request: HttpRequest, code: str) -> HttpResponse:
     found = _arena(code)
     if found.code != code:
         return redirect("arena", code=found.code)
-    context = {"arena": found, "code": found.code, "ws_path": f"/ws/arenas/{found.code}/"}
-    return render(request, "frontend/arena.html", context)
+    return render(request, "frontend/arena.html", {"arena": found, "ws_path": f"/ws/arenas/{found.code}/"})
 
 
 @require_safe
