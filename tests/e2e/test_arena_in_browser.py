@@ -153,6 +153,27 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
     expect(page.get_by_test_id("results-not-over")).to_be_visible()
 
 
+def test_a_participant_never_watches_the_deal_they_play_among_the_top_boards(
+    page: Page, other_player_page: Page
+) -> None:
+    code = open_arena(page)
+    leaders_game = join(page)
+    play(page, line_start(page), MY_PILES)
+    friend = other_player_page
+    friend.goto(f"/arenas/{code}")
+    leaders_board = friend.locator(f'[data-testid="top-board"][data-game="{leaders_game}"]')
+    expect(leaders_board.locator(PILE)).to_have_count(51)  # a spectator watches any deal
+
+    first = join(friend)  # the same deal as the leader's game: its board goes, and says why
+    expect(leaders_board.locator(PILE)).to_have_count(0)
+    expect(leaders_board).to_contain_text("you are playing this deal yourself: finish your game first")
+
+    play(friend, line_start(friend), MY_PILES)
+    say_end_game(friend)
+    next_game_after(friend, first)  # the next deal: the leader's game may be watched again
+    expect(leaders_board.locator(PILE)).to_have_count(51)
+
+
 def line_start(page: Page) -> list[int]:
     """A move that can be played on the participant's board: its first bright pile onto its first target."""
     page.wait_for_function(CARDS_HAVE_LANDED)

@@ -40,10 +40,19 @@ export class LiveBoard {
       wsPath: `/ws/watch/${gameId}/`,
       onState: (state) => this.link === link && this.onState(state),
       onEvent: (event) => this.link === link && this.onEvent(event),
-      onRefused: (refusal) => this.link === link && this.hooks.onRefused(refusal),
+      onRefused: (refusal) => this.link === link && this.refused(refusal),
     });
     this.link = link;
     link.start();
+  }
+
+  /** Watch the same game on a new socket, for the server to admit this viewer anew: an arena participant
+   *  whose own game changed may no longer watch it, or may again. */
+  rewatch() {
+    const gameId = this.gameId;
+    if (gameId === null) return;
+    this.stop();
+    this.watch(gameId);
   }
 
   stop() {
@@ -51,6 +60,14 @@ export class LiveBoard {
     this.link = null;
     link?.stop();
     this.clock?.stop();
+  }
+
+  /** Nothing of a game this viewer may not watch stays on the board. */
+  refused(refusal) {
+    this.stop();
+    this.view.show([]);
+    if (this.el.piles) this.el.piles.textContent = "";
+    this.hooks.onRefused(refusal);
   }
 
   onState({ game, player }) {
