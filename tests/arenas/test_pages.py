@@ -108,6 +108,19 @@ def test_the_sites_arenas_are_named_for_their_schedule_and_a_players_is_an_arena
     assert f'میدان ساعتی <code dir="ltr">{hourly.code}</code>' in persian
 
 
+def test_an_arena_games_own_page_is_titled_arena_in_either_language(
+    client: Client, player: Player, live_arena: Arena
+) -> None:
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    game = current_game(live_arena, player)
+
+    english = client.get(f"/games/{game.pk}").text
+    persian = client.get(f"/games/{game.pk}", headers={"Accept-Language": "fa"}).text
+
+    assert '<h1 class="mode-chip" data-testid="game-title">Arena</h1>' in english
+    assert '<h1 class="mode-chip" data-testid="game-title">میدان</h1>' in persian
+
+
 def home_arenas() -> list[str] | None:
     """The codes of the arenas the home page comes with, or None when it has no arenas section."""
     content = Client().get("/").text

@@ -139,6 +139,7 @@ def test_players_join_play_two_games_and_a_spectator_follows_the_standings_and_a
         standing(spectator, me(friend)).get_by_test_id("standing-watch").click()
         spectator.wait_for_url(f"**/watch/{friend_game}")
         expect(spectator.locator(PILE)).to_have_count(52)
+        expect(spectator.locator('[data-role="mode"]')).to_have_text("Arena")
         play(friend, line_start(friend), MY_PILES)
         expect(spectator.locator(PILE)).to_have_count(51)
         # TV features the arena's leader.

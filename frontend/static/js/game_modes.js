@@ -2,13 +2,15 @@
 
 import { gettext } from "./i18n.js";
 
-/** "Daily deal", "Race", "Shared deal" or "New game". */
+/** "Daily deal", "Race", "Arena", "Shared deal" or "New game". */
 export function modeLabel(mode) {
   switch (mode) {
     case "daily":
       return gettext("Daily deal");
     case "race":
       return gettext("Race");
+    case "arena":
+      return gettext("Arena");
     case "code":
       return gettext("Shared deal");
     default:
