@@ -163,6 +163,7 @@ def test_a_participant_never_watches_the_deal_they_play_among_the_top_boards(
     friend = other_player_page
     friend.goto(f"/arenas/{code}")
     leaders_board = friend.locator(f'[data-testid="top-board"][data-game="{leaders_game}"]')
+    expect(friend.get_by_test_id("arena-top")).to_be_visible()
     expect(leaders_board.locator(PILE)).to_have_count(51)  # a spectator watches any deal
 
     first = join(friend)  # the same deal as the leader's game: its board goes, and says why
@@ -225,6 +226,7 @@ def test_a_participant_waits_for_the_countdown_gets_the_first_deal_at_the_start_
     page.goto(arena["url"])
     expect(page.get_by_test_id("arena-clock")).to_contain_text("Starts in")
     expect(page.get_by_test_id("arena-state")).to_have_text("Starts soon")
+    expect(page.get_by_test_id("arena-top")).to_be_hidden()
 
     page.get_by_test_id("arena-join").click()
 
@@ -257,6 +259,7 @@ def test_the_results_replay_every_game_once_the_arena_is_over(page: Page, site_d
     )
     page.reload()
     expect(page.get_by_test_id("arena-state")).to_have_text("Finished")
+    expect(page.get_by_test_id("arena-top")).to_be_hidden()  # no live boards: the results replay them
     page.get_by_test_id("arena-results").click()
     page.wait_for_url(f"**/arenas/{code}/results")
     expect(page.get_by_test_id("arena-seed")).to_be_visible()

@@ -37,6 +37,7 @@ class ArenaPage {
       message: byTestId("arena-message"),
       myGame: byTestId("my-arena-game"),
       myPoints: byTestId("my-points"),
+      top: byTestId("arena-top"),
       topBoards: byTestId("top-boards"),
       board: ownBoardElements(page),
     };
@@ -311,6 +312,7 @@ class ArenaPage {
     this.page.dataset.state = arena.state;
     this.el.join.hidden = this.joined || arena.state === "finished";
     this.el.results.hidden = arena.state !== "finished";
+    this.el.top.hidden = arena.state !== "live";
     if (arena.state === "finished") {
       this.stopBoard();
       for (const slot of this.top) slot.board.stop();
