@@ -7,7 +7,9 @@ the pool, stores the answer for later watchers and publishes it on the game's st
 reached from a lost one is lost too: a line that extends the last one found lost gets "lost" with no
 question (a lost position is the solver's longest search, as it must rule out every line). One
 question at a time, paced (BADGE_RATE, POOL_SHARE), so the badge never crowds out the players' own
-hints; a busy or undecided pool means no badge. Never to the game's own player (it would be a hint).
+hints; a busy or undecided pool means no badge. Never to the game's own player (it would be a hint),
+and none on a deal whose winning lines are withheld (an arena's before it ends: everyone plays it), which
+the solver is then never asked about.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from accordion_site.db import db_call
 from accordion_site.errors import log_background_failure
 from accordion_site.tasks import raise_if_stopping, stop_task
 from games import events
 from games.engine import analysis
-from games.errors import SolverBusy
+from games.errors import LinesWithheld, SolverBusy
 from games.models import Game
+from games.selectors import winning_lines_withheld
 from games.solver_pool import solver_run
 from realtime.bus import Message, publish
 
@@ -73,10 +77,17 @@ def latest_badge(game: Game) -> str | None:
 
 
 def _claim_position(game_id: int, v: int) -> tuple[list[str], list[list[int]]] | None:
-    """The deal and line of version `v`, if it is still the game's position and no process has claimed it."""
-    game = Game.objects.select_related("deal").only("deal__cards", "moves", "version", "status").get(pk=game_id)
+    """The deal and line of version `v`, if it is still the game's position and no process has claimed it;
+    LinesWithheld when the deal's winning lines are."""
+    game = (
+        Game.objects.select_related("deal")
+        .only("deal__cards", "deal__daily_date", "deal__lines_secret_until", "moves", "version", "status")
+        .get(pk=game_id)
+    )
     if game.version != v or game.status != Game.Status.PLAYING:
         return None
+    if winning_lines_withheld(game=game, today=timezone.now().date()):
+        raise LinesWithheld(f"game {game_id}: no still-winnable badge while its deal's winning lines are withheld")
     if not cache.add(CLAIM_KEY.format(game_id, v), True, timeout=CLAIM_S):
         return None
     return game.deal.cards, game.moves
@@ -108,6 +119,7 @@ class Badge:
         self.leases: dict[int, tuple[float, bool]] = {}
         # game → the line of the last position the solver found lost
         self.lost: dict[int, list[list[int]]] = {}
+        self.withheld: set[int] = set()  # games whose deal's winning lines are withheld: no badge
 
     async def start(self) -> None:
         self.worker = asyncio.get_running_loop().create_task(self._work())
@@ -120,7 +132,7 @@ class Badge:
 
     def position_changed(self, game_id: int, v: int) -> bool:
         """Ask for the badge of the game's position `v`; whether one may come (badges are on)."""
-        if not settings.WATCH_BADGE:
+        if not settings.WATCH_BADGE or game_id in self.withheld:
             return False
         if v > self.waiting.get(game_id, 0):
             self.waiting[game_id] = v  # a game already waiting keeps its turn, with its newest position
@@ -130,6 +142,7 @@ class Badge:
     async def forget(self, game_id: int) -> None:
         self.waiting.pop(game_id, None)
         self.lost.pop(game_id, None)
+        self.withheld.discard(game_id)
         if self.leases.pop(game_id, (0.0, False))[1]:
             await asyncio.to_thread(_give_back_lease, game_id, self.process)
 
@@ -161,7 +174,11 @@ class Badge:
         return held
 
     async def _ask_once(self, game_id: int, v: int) -> None:
-        position = await db_call(_claim_position)(game_id, v)
+        try:
+            position = await db_call(_claim_position)(game_id, v)
+        except LinesWithheld:
+            self.withheld.add(game_id)
+            return
         if position is None:
             return
         cards, line = position

@@ -11,8 +11,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from arenas import services as arena_services
+from arenas.models import Participant
 from games import services
+from games.engine import legal_moves, replay
 from games.errors import SolverBusy
+from games.models import Game
 from games.watching import badge
 
 from .sockets import heard, until_quiet, watching
@@ -147,3 +151,31 @@ async def test_the_player_watching_their_own_game_gets_no_badge(playing_game, pl
     assert "event" in messages and "winnable" not in messages
     await own.disconnect()
     await other.disconnect()
+
+
+def arena_game(player) -> Game:
+    """`player`'s first game in an arena that has just started."""
+    arena = arena_services.arena_create(created_by=player, minutes=10, starts_in=0, now=timezone.now())
+    arena_services.arena_join(code=arena.code, player=player, now=timezone.now())
+    game = Participant.objects.select_related("game__deal").get(arena=arena, player=player).game
+    assert game is not None
+    return game
+
+
+async def test_an_arena_game_gets_no_badge_and_the_solver_is_never_asked(player, watcher, solver):
+    # Everyone in the arena plays this deal: whether a position of it can still be won is a winning
+    # line's clue, withheld till the arena ends.
+    fake = solver("win")
+    game = await sync_to_async(arena_game)(player)
+    socket = await watching(game, watcher)
+    await heard(socket, "state")
+
+    for _ in range(2):
+        move = legal_moves(replay(game.deal.cards, game.moves))[0]
+        game = await sync_to_async(services.game_move)(game_id=game.pk, player=player, move=move, now=timezone.now())
+        await heard(socket, "event")
+
+    messages = [message["t"] for message in await until_quiet(socket, quiet=0.5)]
+    assert "winnable" not in messages
+    assert sum(fake.asked.values()) == 0
+    await socket.disconnect()
