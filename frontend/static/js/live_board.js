@@ -26,6 +26,7 @@ export class LiveBoard {
     this.view = new BoardView(el.felt, { interactive: false, size });
     this.link = null;
     this.gameId = null;
+    this.refusal = null; // why the server would not let this viewer watch the game
     this.deal = [];
     this.line = [];
     this.clock = null;
@@ -36,6 +37,9 @@ export class LiveBoard {
     if (this.gameId === gameId && this.link) return;
     this.stop();
     this.gameId = gameId;
+    this.refusal = null;
+    this.deal = []; // until its state comes
+    this.line = [];
     const link = new StreamLink({
       wsPath: `/ws/watch/${gameId}/`,
       onState: (state) => this.link === link && this.onState(state),
@@ -46,11 +50,14 @@ export class LiveBoard {
     link.start();
   }
 
-  /** Watch the same game on a new socket, for the server to admit this viewer anew: an arena participant
-   *  whose own game changed may no longer watch it, or may again. */
-  rewatch() {
+  /** Watch the same game on a new socket when the server's answer may have changed for a viewer who now
+   *  plays `deal` (an arena participant's next game; nobody may watch the deal they play): the board was
+   *  refused, shows that deal, or has not shown anything yet. */
+  recheck(deal) {
     const gameId = this.gameId;
     if (gameId === null) return;
+    const anotherDeal = this.deal.length > 0 && this.deal.join(" ") !== deal.join(" ");
+    if (this.refusal === null && anotherDeal) return; // admitted, and the answer stands
     this.stop();
     this.watch(gameId);
   }
@@ -65,6 +72,9 @@ export class LiveBoard {
   /** Nothing of a game this viewer may not watch stays on the board. */
   refused(refusal) {
     this.stop();
+    this.refusal = refusal;
+    this.deal = [];
+    this.line = [];
     this.view.show([]);
     if (this.el.piles) this.el.piles.textContent = "";
     this.hooks.onRefused(refusal);

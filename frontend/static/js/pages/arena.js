@@ -210,8 +210,7 @@ class ArenaPage {
     this.board = board;
     board.start({ game });
     this.say("");
-    // Nobody may watch a deal they are playing: the server admits the top boards anew for this game.
-    for (const slot of this.top) slot.board.rewatch();
+    for (const slot of this.top) slot.board.recheck(game.deal);
   }
 
   stopBoard() {
