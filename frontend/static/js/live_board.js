@@ -73,8 +73,6 @@ export class LiveBoard {
   refused(refusal) {
     this.stop();
     this.refusal = refusal;
-    this.deal = [];
-    this.line = [];
     this.view.show([]);
     if (this.el.piles) this.el.piles.textContent = "";
     this.hooks.onRefused(refusal);
