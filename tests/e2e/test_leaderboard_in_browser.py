@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from .player import PILE, end_game, open_board, server_shell
+from .conftest import player_page
+from .player import LANGUAGES, PILE, end_game, open_board, server_shell
 from .test_play_in_browser import play_any_move
 
 pytestmark = pytest.mark.e2e
@@ -124,3 +125,23 @@ def test_two_players_see_the_days_board_in_order_then_one_replays_the_others_gam
     result_note = re.compile(re.escape(grace) + r" is number \d+ of \d+ on the day's leaderboard\.")
     expect(page.locator('[data-role="result-note"]')).to_have_text(result_note)
     expect(page.locator('[data-role="play-again"]')).to_have_text("Play today's daily deal")
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_on_a_phone_the_days_commitment_reads_as_lines_not_a_column(
+    browser: Browser, site_url: str, language: str
+) -> None:
+    with player_page(browser, site_url, width=360, height=740, locale=LANGUAGES[language], touch=True) as phone:
+        phone.goto("/daily")
+        commitment = phone.locator('[data-seed="commitment"]')
+        expect(commitment).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+        # An inline element has one client rectangle per line it takes: the 64-character hash in at most three.
+        assert commitment.evaluate("(code) => code.getClientRects().length") <= 3
+        seed = phone.locator('[data-seed="seed"]')
+        assert seed.evaluate("(code) => code.getClientRects().length") <= 2
+        # Not published yet, the seed is a sentence in the page's font and direction, not a code.
+        assert seed.evaluate(
+            "(code) => getComputedStyle(code).fontFamily === getComputedStyle(document.body).fontFamily"
+            " && getComputedStyle(code).direction === getComputedStyle(document.body).direction"
+        )
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -301,10 +301,15 @@ class MyDay {
 
 function drawSeed(page, seed) {
   const values = {
-    commitment: seed.commitment ?? gettext("not published yet"),
-    seed: seed.seed ? interpolate(gettext("%(seed)s (attempt %(attempt)s)"), { seed: seed.seed, attempt: seed.attempt ?? "?" }) : gettext("published when the day is over"),
+    commitment: seed.commitment,
+    seed: seed.seed && interpolate(gettext("%(seed)s (attempt %(attempt)s)"), { seed: seed.seed, attempt: seed.attempt ?? "?" }),
   };
-  for (const cell of page.querySelectorAll("[data-seed]")) cell.textContent = values[cell.dataset.seed];
+  const pending = { commitment: gettext("not published yet"), seed: gettext("published when the day is over") };
+  for (const cell of page.querySelectorAll("[data-seed]")) {
+    const value = values[cell.dataset.seed];
+    cell.textContent = value || pending[cell.dataset.seed];
+    cell.classList.toggle("seed-pending", !value);
+  }
 }
 
 function allTimeValue(board, row) {
