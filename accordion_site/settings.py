@@ -260,7 +260,7 @@ FAIR_PLAY_FINAL_AFTER_HOURS = env.int("FAIR_PLAY_FINAL_AFTER_HOURS", default=24)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "accounts.password_rules.MinimumLengthValidator"},  # worded by the site: see its module
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]

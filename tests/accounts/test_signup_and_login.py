@@ -169,3 +169,17 @@ def test_renaming_an_account_needs_the_csrf_token():
     careful.cookies = browser.cookies
     response = careful.patch("/api/me", data='{"nickname": "Eve"}', content_type="application/json")
     assert response.status_code == 403 and Player.objects.get(pk=player_of(browser).pk).nickname == "Ada"
+
+
+@pytest.mark.parametrize(
+    ("language", "refusal"),
+    [
+        ("en", "This password is too short: it needs at least 8 characters."),
+        ("fa", "این گذرواژه کوتاه است: دست‌کم ۸ نویسه لازم دارد."),
+    ],
+)
+def test_a_password_too_short_is_refused_in_the_readers_language(language, refusal):
+    status, error = post(
+        Client(HTTP_ACCEPT_LANGUAGE=language), "/api/accounts/signup", {"nickname": "Ada", "password": "Zq9#vT"}
+    )
+    assert status == 400 and error == {"error": refusal, "code": "invalid_password"}
