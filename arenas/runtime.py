@@ -78,6 +78,8 @@ class ArenaRoom:
         self.arena = arena
         self.presence = spectating
         self.sockets: dict[ArenaSocket, float] = {}  # → when its last standings (or first) frame went
+        # Each player's sockets here (their tabs): a finish looks its player up, not through every socket.
+        self.by_player: dict[int, set[ArenaSocket]] = {}
         self.views: dict[ArenaSocket, View] = {}  # → what its last frame showed
         self.entries: dict[ArenaSocket, str] = {}  # a spectator's presence entry
         self.spectators = 0
@@ -132,6 +134,8 @@ class ArenaRoom:
     async def join(self, socket: ArenaSocket) -> None:
         table = await self._read()
         self.sockets[socket] = time.monotonic()
+        if socket.player_id is not None:
+            self.by_player.setdefault(socket.player_id, set()).add(socket)
         self.views[socket] = (self.top, self._row(table, socket.player_id), table.players, self.spectators)
         # The standings read may be a second old: a player who has just joined is no spectator.
         if socket.player_id not in table.by_player and not await db_call(selectors.takes_part)(
@@ -150,6 +154,11 @@ class ArenaRoom:
 
     def leave(self, socket: ArenaSocket) -> None:
         self.sockets.pop(socket, None)
+        if socket.player_id is not None:
+            tabs = self.by_player.get(socket.player_id, set())
+            tabs.discard(socket)
+            if not tabs:
+                self.by_player.pop(socket.player_id, None)
         self.views.pop(socket, None)
         entry = self.entries.pop(socket, None)
         if entry is not None:
@@ -170,7 +179,7 @@ class ArenaRoom:
         if message.kind == "finished" and message.data:
             self.stale = True
             player_id = message.data.get("player")
-            if isinstance(player_id, int) and any(socket.player_id == player_id for socket in self.sockets):
+            if isinstance(player_id, int) and player_id in self.by_player:
                 handing = asyncio.get_running_loop().create_task(self._send_next(player_id))
                 # The loop keeps only a weak reference to a task: the room holds it until it is done.
                 self.handing.add(handing)
@@ -190,7 +199,7 @@ class ArenaRoom:
         if game is None:
             return
         frame = protocol.next_game(game=game)
-        for socket in [socket for socket in self.sockets if socket.player_id == player_id]:
+        for socket in tuple(self.by_player.get(player_id, ())):
             await deliver_to_one_of_many(socket.send(text_data=frame), "arena %s next", self.code)
 
     async def _run(self) -> None:
@@ -207,9 +216,7 @@ class ArenaRoom:
         if not self.started and self.arena.starts_at <= now:
             self.started = True
             table = await self._read()
-            players = {socket.player_id for socket in self.sockets if socket.player_id in table.by_player}
-            for player_id in players:
-                assert player_id is not None
+            for player_id in [player_id for player_id in self.by_player if player_id in table.by_player]:
                 await self._send_next(player_id)
         if not self.ended and self.arena.ends_at <= now:
             await db_call(services.arena_end)(code=self.code, now=now)

@@ -111,6 +111,35 @@ async def test_a_participant_whose_game_ends_gets_the_next_one_and_everyone_the_
     await spectator.disconnect()
 
 
+async def test_every_open_tab_of_a_participant_gets_the_next_game_and_a_spectator_none(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    await join(code=live_arena.code, player=player, now=timezone.now())
+    tabs = [await arena_socket(live_arena.code, player) for _ in range(2)]
+    spectator = await arena_socket(live_arena.code, other_player)
+    for socket in (*tabs, spectator):
+        await until(socket, "arena")
+    first = await sync_to_async(current_game)(live_arena, player)
+    await sync_to_async(win)(first, at=timezone.now())
+    second = [(await until(tab, "next"))["game"]["id"] for tab in tabs]
+    assert second[0] == second[1] != first.pk
+
+    await tabs[0].disconnect()  # the tab left open still gets the game after the next
+    await sync_to_async(lose)(await sync_to_async(current_game)(live_arena, player), at=timezone.now())
+    third = (await until(tabs[1], "next"))["game"]["id"]
+    assert third not in (first.pk, second[0])
+
+    # The spectator hears both finishes in the standings, and no game.
+    kinds = []
+    frame = await spectator.receive_json_from(timeout=5)
+    while not (frame["t"] == "standings" and frame["standings"][0]["games"] == 2):
+        kinds.append(frame["t"])
+        frame = await spectator.receive_json_from(timeout=5)
+    assert "next" not in kinds
+    await tabs[1].disconnect()
+    await spectator.disconnect()
+
+
 async def test_standings_come_at_most_once_a_second_per_socket(
     player: Player, other_player: Player, live_arena: Arena
 ) -> None:
