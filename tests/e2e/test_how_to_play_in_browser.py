@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
+from accordion_site.languages import persian_digits
+
 from .player import LANGUAGES, SIZES, fits_the_width, visitor_page
 
 pytestmark = pytest.mark.e2e
@@ -48,3 +50,31 @@ def test_every_tip_has_its_picture_drawn_with_the_sites_cards_within_the_screens
             if language == "fa"
             else "under the game's old name, The Idle Year"
         )
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_each_step_of_the_worked_example_begins_with_its_number_in_the_pages_digits(
+    browser: Browser, site_url: str, language: str
+) -> None:
+    persian = language == "fa"
+    with visitor_page(browser, site_url, language=language, size="phone") as page:
+        page.goto("/how-to-play")
+        steps = page.get_by_test_id("worked-example").locator("li > p")
+        numbers = [f"{step}." for step in range(1, 6)]
+        expect(steps.get_by_test_id("step-number")).to_have_text(
+            [persian_digits(number) for number in numbers] if persian else numbers
+        )
+        # The number stands where the sentence begins: at its right in Persian, at its left in English.
+        for step in steps.all():
+            sentence = step.bounding_box()
+            number = step.get_by_test_id("step-number").bounding_box()
+            assert sentence and number
+            if persian:
+                assert sentence["x"] + sentence["width"] - (number["x"] + number["width"]) < 2
+            else:
+                assert number["x"] - sentence["x"] < 2
+        assert fits_the_width(page)
+        # The home page numbers its rules in the page's digits too.
+        page.goto("/")
+        rules = page.locator(".how-to ol")
+        assert rules.evaluate("(list) => getComputedStyle(list).listStyleType") == ("persian" if persian else "decimal")
