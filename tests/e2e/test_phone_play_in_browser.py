@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import player_page
 from .phone import PHONES, assert_whole_row_on_first_screen, layout, phone_page
@@ -43,12 +43,34 @@ def test_on_a_phone_the_whole_row_the_time_score_and_undo_are_on_the_first_scree
     expect(phone.locator(PILE)).to_have_count(52)
     measured = layout(phone)
     assert_whole_row_on_first_screen(measured)
+    # Whether the attempt counts reads whole, and so does a new game's title (a daily's may end in "…").
+    assert reads_whole(phone.locator('[data-role="ranked"]'))
+    if start == "new-game":
+        assert reads_whole(phone.get_by_test_id("game-title"))
     # Scrolled down to the footer, the piles still on the screen are not under anything.
     phone.mouse.wheel(0, 400)
     phone.wait_for_function("window.scrollY > 0")
     scrolled = layout(phone)
     assert all(hit for hit in scrolled["hit"] if hit is not None)
     assert [pinned["name"] for pinned in scrolled["pinned"]] == []
+
+
+def reads_whole(chip: Locator) -> bool:
+    """Whether the chip's words fit its box, with no "…" in their place: the words' own width against the
+    box's, to a fraction of a pixel (an ellipsis shows for a fraction short)."""
+    return bool(
+        chip.evaluate(
+            """(chip) => {
+                const words = document.createRange();
+                words.selectNodeContents(chip);
+                const style = getComputedStyle(chip);
+                const edges = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"];
+                const box = chip.getBoundingClientRect().width;
+                const room = edges.reduce((width, edge) => width - parseFloat(style[edge]), box);
+                return words.getBoundingClientRect().width <= room + 0.05;
+            }"""
+        )
+    )
 
 
 def tap(page: Page, index: int) -> None:
