@@ -9,10 +9,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accordion_site.languages import persian_digits
 from accounts.models import Player
 from arenas import services
 from arenas.leaders import live_leader_games
 from arenas.models import Arena
+from games import services as game_services
+from games.models import Game
 
 from .conftest import current_game, lose, win
 
@@ -106,6 +109,36 @@ def test_the_sites_arenas_are_named_for_their_schedule_and_a_players_is_an_arena
     assert f'>Arena <code dir="ltr">{live_arena.code}</code>' in players and "Hourly arena" not in players
     persian = Client(headers={"Accept-Language": "fa"}).get(f"/arenas/{hourly.code}").text
     assert f'میدان ساعتی <code dir="ltr">{hourly.code}</code>' in persian
+
+
+def test_the_results_say_which_games_review_holds_or_set_aside_and_write_the_length_in_the_readers_digits(
+    client: Client, player: Player, live_arena: Arena
+) -> None:
+    services.arena_join(code=live_arena.code, player=player, now=timezone.now())
+    held = win(current_game(live_arena, player), at=timezone.now())
+    services.arena_next(code=live_arena.code, player=player, now=timezone.now())
+    set_aside = lose(current_game(live_arena, player), at=timezone.now())
+    Game.objects.filter(pk__in=[held.pk, set_aside.pk]).update(review=Game.Review.PENDING)
+    game_services.games_review(
+        game_ids=[set_aside.pk], decision=Game.Review.CONFIRMED, reason="a script", reviewer=None, now=timezone.now()
+    )
+    services.arena_games_restanded(game_ids=[held.pk])
+    now = timezone.now()
+    Arena.objects.filter(pk=live_arena.pk).update(
+        starts_at=now - datetime.timedelta(minutes=11), ends_at=now - datetime.timedelta(minutes=1)
+    )
+    services.arena_end(code=live_arena.code, now=now)
+    page = f"/arenas/{live_arena.code}/results"
+
+    english = client.get(page).text
+    persian = client.get(page, headers={"Accept-Language": "fa"}).text
+
+    notes = english.split('data-testid="arena-game-held">')[1:]
+    assert [note.split("<", 1)[0] for note in notes] == [
+        "under review: it counts once cleared",
+        "not counted after review",
+    ]
+    assert ", 10 minutes" in english and f"، {persian_digits('10')} دقیقه" in persian
 
 
 def test_an_arena_games_own_page_is_titled_arena_in_either_language(

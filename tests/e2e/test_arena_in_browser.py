@@ -263,6 +263,10 @@ def test_the_results_replay_every_game_once_the_arena_is_over(page: Page, site_d
     page.get_by_test_id("arena-results").click()
     page.wait_for_url(f"**/arenas/{code}/results")
     expect(page.get_by_test_id("arena-seed")).to_be_visible()
+    # On a phone the seed breaks across lines instead of running off the screen.
+    page.set_viewport_size({"width": 360, "height": 740})
+    seed = page.get_by_test_id("arena-seed").bounding_box()
+    assert seed and seed["x"] >= 0 and seed["x"] + seed["width"] <= 360 and fits_the_width(page)
     page.get_by_test_id("arena-replay").first.click()
     page.wait_for_url(f"**/games/{game}/replay")
     expect(page.locator(PILE).first).to_be_visible()
