@@ -10,6 +10,7 @@ from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
+from games.models import Game
 
 from .errors import ArenaNotFound
 from .models import Arena, ArenaGame, Participant
@@ -122,3 +123,12 @@ def arena_results(*, arena: Arena) -> list[dict[str, Any]]:
     ):
         games.setdefault(row.participant.player_id, []).append(row)
     return [{**row, "arena_games": games.get(row["player"], [])} for row in table.rows]
+
+
+def place_if_counted(game: Game) -> tuple[str, int]:
+    """Where a held arena game would put its player if it counted (its normal score added to their
+    points): the arena, and the place in its standings as they are (games.selectors.review_queue)."""
+    participant = ArenaGame.objects.select_related("participant__arena").get(game=game).participant
+    total = participant.points + (game.score or 0)
+    ahead = Participant.objects.filter(arena_id=participant.arena_id, points__gt=total).exclude(pk=participant.pk)
+    return f"arena {participant.arena.code}", 1 + ahead.count()

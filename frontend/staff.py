@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from arenas import selectors as arena_selectors
 from games import selectors, services
 from games.errors import GameError
 from games.models import Game
@@ -25,7 +26,8 @@ def _staff_only(request: HttpRequest) -> None:
 def review_queue(request: HttpRequest) -> HttpResponse:
     """Results held for review, the most pressing first (risk ÷ the place each would take)."""
     _staff_only(request)
-    return render(request, "frontend/staff/review_queue.html", {"held": selectors.review_queue()})
+    held = selectors.review_queue(placings={Game.Mode.ARENA: arena_selectors.place_if_counted})
+    return render(request, "frontend/staff/review_queue.html", {"held": held})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

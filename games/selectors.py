@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -254,24 +255,37 @@ def results_to_assess() -> list[int]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class HeldResult:
-    """A ranked result waiting for a staff review: the place it would take on its day's board, and its
-    priority (risk ÷ that place: a likely script near the top is looked at first)."""
+    """A ranked result waiting for a staff review: the board it would join, the place it would take
+    there, and its priority (risk ÷ that place: a likely script near the top is looked at first)."""
 
     game: Game
+    board: str
     rank: int
     priority: float
 
 
-def review_queue() -> list[HeldResult]:
-    """The results held for review, the most pressing first (game_review_pending_idx)."""
+# Where a held result would stand if it counted: its board's name and its place there.
+Placing = Callable[[Game], tuple[str, int]]
+
+
+def review_queue(*, placings: Mapping[str, Placing] | None = None) -> list[HeldResult]:
+    """The results held for review, the most pressing first (game_review_pending_idx). A game whose mode
+    has a placing in `placings` (an arena game's, from the arenas app) is placed by it, any other on its
+    day's board."""
     held = []
     for game in Game.objects.filter(review=Game.Review.PENDING).select_related("player", "deal"):
-        board = daily_board_games(deal_id=game.deal_id)
-        rank = 1 + board.filter(score__gt=game.score).count()
-        rank += board.filter(score=game.score, seconds__lt=game.seconds).count()
-        held.append(HeldResult(game=game, rank=rank, priority=(game.risk or 0) / rank))
+        board, rank = (placings or {}).get(game.mode, _place_on_its_day)(game)
+        held.append(HeldResult(game=game, board=board, rank=rank, priority=(game.risk or 0) / rank))
     held.sort(key=lambda found: (-found.priority, found.game.finished_at, found.game.pk))
     return held
+
+
+def _place_on_its_day(game: Game) -> tuple[str, int]:
+    board = daily_board_games(deal_id=game.deal_id)
+    rank = 1 + board.filter(score__gt=game.score).count()
+    rank += board.filter(score=game.score, seconds__lt=game.seconds).count()
+    day = game.deal.daily_date
+    return (day.isoformat() if day is not None else game.deal.code or f"deal {game.deal_id}"), rank
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

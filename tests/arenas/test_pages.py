@@ -6,6 +6,7 @@ import datetime
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from arenas.models import Arena
 from games import services as game_services
 from games.models import Game
 
-from .conftest import current_game, lose, win
+from .conftest import current_game, first_games, lose, win
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +173,31 @@ def test_the_home_page_lists_the_sites_arenas_live_now_else_the_next_and_never_a
     now = timezone.now()
     Arena.objects.filter(pk=scheduled[1].pk).update(starts_at=now - datetime.timedelta(minutes=1))
     assert home_arenas() == [scheduled[1].code]
+
+
+def test_the_review_queue_places_a_held_arena_game_in_its_arena_not_on_a_day(
+    player: Player, other_player: Player, live_arena: Arena
+) -> None:
+    # Grace leads the arena with a counted win on deal 1; Ada's small result on deal 2, where nobody else
+    # has played, is held: it would make her second in the arena.
+    first_games(live_arena, other_player, player)
+    win(current_game(live_arena, other_player), at=timezone.now())
+    lose(current_game(live_arena, player), at=timezone.now())
+    services.arena_next(code=live_arena.code, player=player, now=timezone.now())
+    held = lose(current_game(live_arena, player), at=timezone.now(), moves=3)
+    # A daily win held at the same risk would be first on its day's board: it is looked at first.
+    rival = Player.objects.create(nickname="Rival")
+    daily, _ = game_services.game_start(player=rival, mode="daily", now=timezone.now())
+    assert daily.deal.solution is not None
+    daily = game_services.game_finish(game_id=daily.pk, player=rival, moves=daily.deal.solution, now=timezone.now())
+    Game.objects.filter(pk__in=[held.pk, daily.pk]).update(review=Game.Review.PENDING, risk=80)
+    services.arena_games_restanded(game_ids=[held.pk])
+    staff = get_user_model().objects.create_user(username="staff", password="x" * 20, is_staff=True)
+    client = Client()
+    client.force_login(staff)
+
+    rows = client.get("/staff/review/").text.split('data-testid="held-')[1:]
+
+    assert [int(found.split('"', 1)[0]) for found in rows] == [daily.pk, held.pk]
+    cells = [cell.split("</td>", 1)[0] for cell in rows[1].split("<td>")[1:]]
+    assert cells[2:4] == [f"arena {live_arena.code}", "#2"]
