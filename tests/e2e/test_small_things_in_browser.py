@@ -80,7 +80,7 @@ def test_on_a_phone_a_long_nickname_stays_whole_and_the_calendar_and_chart_read_
         assert len(days) == 1, labels
 
 
-def test_the_replays_speed_is_written_in_persian_digits(browser: Browser, site_url: str) -> None:
+def test_the_replays_speed_and_next_move_are_written_in_persian_digits(browser: Browser, site_url: str) -> None:
     with visitor_page(browser, site_url, language="fa", size="phone") as page:
         game = start_code_game(page, WINNING_GAME["deal_code"])
         play_any_move(page)
@@ -92,6 +92,11 @@ def test_the_replays_speed_is_written_in_persian_digits(browser: Browser, site_u
         expect(speed).to_have_text("\u06f1\u00d7")  # one, times, in Persian digits
         speed.click()
         expect(speed).to_have_text("\u06f2\u00d7")
+        # The next move's badges, first this pile and then onto that one, count in Persian digits too.
+        badges = page.locator('[data-testid="pile"].replay-next').evaluate_all(
+            "piles => piles.map((pile) => [pile.dataset.hint, getComputedStyle(pile, '::after').content])"
+        )
+        assert sorted(badges) == [["from", '"\u06f1"'], ["to", '"\u06f2"']]
 
 
 def test_the_persian_date_picker_offers_solar_hijri_days_and_opens_the_day_picked(
