@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
@@ -169,6 +170,22 @@ def client(player: Player) -> Client:
 @pytest.fixture
 def other_client(other_player: Player) -> Client:
     return player_client(other_player)
+
+
+def user_client(*, staff: bool) -> Client:
+    """A browser logged in to a site user (the admin's kind, not a player), staff or not."""
+    client = Client()
+    user = get_user_model().objects.create_user(username="staff" if staff else "visitor", password="x" * 20)
+    user.is_staff = staff
+    user.save()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def staff(db: None) -> Client:
+    """A browser logged in as staff, who review held results."""
+    return user_client(staff=True)
 
 
 @pytest.fixture

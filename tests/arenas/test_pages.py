@@ -6,7 +6,6 @@ import datetime
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
@@ -176,7 +175,7 @@ def test_the_home_page_lists_the_sites_arenas_live_now_else_the_next_and_never_a
 
 
 def test_the_review_queue_places_a_held_arena_game_in_its_arena_not_on_a_day(
-    player: Player, other_player: Player, live_arena: Arena
+    player: Player, other_player: Player, live_arena: Arena, staff: Client
 ) -> None:
     # Grace leads the arena with a counted win on deal 1; Ada's small result on deal 2, where nobody else
     # has played, is held: it would make her second in the arena.
@@ -192,11 +191,8 @@ def test_the_review_queue_places_a_held_arena_game_in_its_arena_not_on_a_day(
     daily = game_services.game_finish(game_id=daily.pk, player=rival, moves=daily.deal.solution, now=timezone.now())
     Game.objects.filter(pk__in=[held.pk, daily.pk]).update(review=Game.Review.PENDING, risk=80)
     services.arena_games_restanded(game_ids=[held.pk])
-    staff = get_user_model().objects.create_user(username="staff", password="x" * 20, is_staff=True)
-    client = Client()
-    client.force_login(staff)
 
-    rows = client.get("/staff/review/").text.split('data-testid="held-')[1:]
+    rows = staff.get("/staff/review/").text.split('data-testid="held-')[1:]
 
     assert [int(found.split('"', 1)[0]) for found in rows] == [daily.pk, held.pk]
     cells = [cell.split("</td>", 1)[0] for cell in rows[1].split("<td>")[1:]]

@@ -19,10 +19,9 @@ from games.models import Game, GameEvent, GameRecord
 from games.races.selectors import ghost_timeline
 from games.selectors import review_timeline
 from games.services import game_finish, game_move, game_start, game_undo
-from tests.conftest import player_client
+from tests.conftest import player_client, user_client
 
 from .sockets import game_socket
-from .test_review_page import user_client
 
 NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 DAY = NOON.date()

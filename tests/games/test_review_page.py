@@ -7,32 +7,17 @@ import datetime
 from collections.abc import Callable
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Player
 from games.models import Game
 from games.services import game_assess, game_finish, game_start, games_review
-from tests.conftest import player_client
+from tests.conftest import player_client, user_client
 
 pytestmark = pytest.mark.django_db
 
 NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 QUEUE = "/staff/review/"
-
-
-def user_client(*, staff: bool) -> Client:
-    client = Client()
-    user = get_user_model().objects.create_user(username="staff" if staff else "visitor", password="x" * 20)
-    user.is_staff = staff
-    user.save()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def staff() -> Client:
-    return user_client(staff=True)
 
 
 def held(nickname: str, seconds: int = 2, *, start: datetime.datetime = NOON) -> Game:
