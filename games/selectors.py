@@ -272,9 +272,10 @@ def review_queue(*, placings: Mapping[str, Placing] | None = None) -> list[HeldR
     """The results held for review, the most pressing first (game_review_pending_idx). A game whose mode
     has a placing in `placings` (an arena game's, from the arenas app) is placed by it, any other on its
     day's board."""
+    placings = placings or {}
     held = []
     for game in Game.objects.filter(review=Game.Review.PENDING).select_related("player", "deal"):
-        board, rank = (placings or {}).get(game.mode, _place_on_its_day)(game)
+        board, rank = placings.get(game.mode, _place_on_its_day)(game)
         held.append(HeldResult(game=game, board=board, rank=rank, priority=(game.risk or 0) / rank))
     held.sort(key=lambda found: (-found.priority, found.game.finished_at, found.game.pk))
     return held
